@@ -1,0 +1,67 @@
+"""Play one game between agents: the loop every game shares.
+
+The match owns the randomness (STYLE.md, point 4): one seed gives the deal
+and every agent's generator, so a seeded game repeats move for move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..agents import Agent, make_agent
+from ..errors import AgentError, IllegalMoveError, OptionError
+from ..games.base import GameState, Rules
+
+
+def seat_agents(rules: Rules, agents: Sequence) -> list[Agent]:
+    """Turn names or objects into agents, one per seat, checking they can play."""
+    agents = [make_agent(a) for a in agents]
+    if len(agents) != rules.num_players:
+        raise OptionError(f"{rules.name} with these options seats {rules.num_players} players; got {len(agents)} agents")
+    for agent in agents:
+        if not agent.supports(rules):
+            raise OptionError(f"the bot {agent.name!r} cannot play {rules.name} with these options")
+    return agents
+
+
+def start_game(rules: Rules, agents: Sequence[Agent], seed=None) -> GameState:
+    """Deal a game and reset every agent with its own generator from ``seed``."""
+    deal, *streams = np.random.SeedSequence(seed).spawn(1 + len(agents))
+    state = rules.new_game(np.random.default_rng(deal))
+    for player, (agent, stream) in enumerate(zip(agents, streams)):
+        agent.reset(rules, player, np.random.default_rng(stream))
+    return state
+
+
+def step(state: GameState, agents: Sequence[Agent]):
+    """Ask every player to move now for a move and apply the joint move."""
+    joint = {}
+    for player in state.to_move():
+        move = agents[player].act(state.observation(player))
+        if move not in state.legal_moves(player):
+            raise AgentError(
+                f"{agents[player].name} (player {player + 1}) chose {move!r}, which is not allowed; "
+                f"allowed: {state.legal_moves(player)}"
+            )
+        joint[player] = move
+    return state.apply(joint)
+
+
+def play_game(rules: Rules, agents: Sequence, seed=None) -> GameState:
+    """Play a whole game (or match) and return its final state.
+
+    >>> from gopskit.games.goofspiel import Goofspiel
+    >>> state = play_game(Goofspiel(num_cards=5), ["match-prize", "random"], seed=7)
+    >>> state.is_terminal(), sum(state.scores()) <= 15
+    (True, True)
+    """
+    agents = seat_agents(rules, agents)
+    state = start_game(rules, agents, seed)
+    while not state.is_terminal():
+        step(state, agents)
+    return state
+
+
+__all__ = ["play_game", "seat_agents", "start_game", "step", "IllegalMoveError"]

@@ -1,0 +1,469 @@
+"""Goofspiel (Gops, the Game of Pure Strategy) and every variant of the kit.
+
+Rules in brief (``docs/rules/goofspiel.md`` has them in full, with each
+reading of a gap in the sources): every player holds the same cards
+1..``num_cards``; a prize card is turned; everybody bids one card face down;
+the bids are shown together and the highest bid wins the prize; bid cards are
+spent. After ``num_cards`` turns the most prize points wins.
+
+Options (the names of the record's ``"options"``):
+
+=====================  ==========  ===========================================
+option                 default     meaning
+=====================  ==========  ===========================================
+``num_cards``          13          cards per suit, 1 to 13
+``players``            2           2 to 7 (four or more use a second pack)
+``ties``               "discard"   "discard", "carry", "unique" or "rebid"
+``rebid_open``         False       rebid only: may players outside the tie win
+``prize_order``        "shuffled"  "shuffled", "ascending", "descending" or a
+                                   list: the prize cards in the order turned
+``ace_high``           False       the Ace bids above the top card, scores n+1
+``blind``              False       the prize is turned only after the bids
+``face_down_trophies`` False       won piles and scores are hidden until the end
+``hidden_bids``        False       only the winner of a turn is announced
+``defeat_the_dealer``  False       the dealer alone sees the prize, bids first
+                                   face up; one hand per dealer
+``dealer``             0           the first hand's dealer seat
+``target``             None        match play: hands until a total reaches it
+``max_hands``          20          a match stops after this many hands
+=====================  ==========  ===========================================
+
+>>> rules = Goofspiel(num_cards=3, prize_order="ascending")
+>>> state = rules.new_game()
+>>> state.apply([1, 3]).explain()
+'Player 2 wins the 1 with a 3 (player 1 bid 1).'
+>>> state.scores()
+[0, 1]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from ..errors import IllegalMoveError, OptionError, RecordError
+from .base import GameState, Observation, Rules
+
+TIE_RULES = ("discard", "carry", "unique", "rebid")
+PRIZE_ORDERS = ("shuffled", "ascending", "descending")
+MAX_PLAYERS = 7
+MAX_CARDS = 13
+
+
+# ---------------------------------------------------------------- options --
+@dataclasses.dataclass(frozen=True)
+class Goofspiel(Rules):
+    """The rules of one Goofspiel variant (see the module docstring for options).
+
+    >>> Goofspiel(num_cards=5, players=3, ties="unique").total_points()
+    15
+    """
+
+    name: ClassVar[str] = "goofspiel"
+
+    num_cards: int = 13
+    players: int = 2
+    ties: str = "discard"
+    rebid_open: bool = False
+    prize_order: str | tuple = "shuffled"
+    ace_high: bool = False
+    blind: bool = False
+    face_down_trophies: bool = False
+    hidden_bids: bool = False
+    defeat_the_dealer: bool = False
+    dealer: int = 0
+    target: int | None = None
+    max_hands: int = 20
+
+    def __post_init__(self):
+        _check_int("num_cards", self.num_cards, 1, MAX_CARDS)
+        _check_int("players", self.players, 2, MAX_PLAYERS)
+        if self.ties not in TIE_RULES:
+            raise OptionError(f"unknown tie rule {self.ties!r}; allowed: {', '.join(TIE_RULES)}")
+        for flag in ("rebid_open", "ace_high", "blind", "face_down_trophies", "hidden_bids", "defeat_the_dealer"):
+            if not isinstance(getattr(self, flag), bool):
+                raise OptionError(f"option {flag} is true or false, not {getattr(self, flag)!r}")
+        self._check_prize_order()
+        _check_int("dealer", self.dealer, 0, self.players - 1)
+        if self.target is not None:
+            _check_int("target", self.target, 1, 10**6)
+        _check_int("max_hands", self.max_hands, 1, 1000)
+
+    def _check_prize_order(self):
+        order = self.prize_order
+        if isinstance(order, str):
+            if order not in PRIZE_ORDERS:
+                raise OptionError(
+                    f"unknown prize order {order!r}; allowed: {', '.join(PRIZE_ORDERS)}, or a list of the prize cards"
+                )
+            return
+        if isinstance(order, list):
+            object.__setattr__(self, "prize_order", tuple(order))
+            order = self.prize_order
+        if not isinstance(order, tuple) or sorted(order) != list(range(1, self.num_cards + 1)) or any(
+            isinstance(c, bool) or not isinstance(c, int) for c in order
+        ):
+            raise OptionError(
+                f"an explicit prize order lists each card 1..{self.num_cards} exactly once, not {order!r}"
+            )
+
+    # -- card values -------------------------------------------------------
+    def strength(self, card: int) -> int:
+        """How high a card bids: its value, except a high Ace bids above the top card."""
+        return self.num_cards + 1 if self.ace_high and card == 1 else card
+
+    def points(self, card: int) -> int:
+        """What a prize card scores: its value; a high Ace scores ``num_cards + 1`` (14 in a full suit)."""
+        return self.strength(card)
+
+    def total_points(self) -> int:
+        """Prize points dealt in one hand (91 for 13 cards)."""
+        return sum(self.points(c) for c in range(1, self.num_cards + 1))
+
+    def cards(self) -> tuple[int, ...]:
+        return tuple(range(1, self.num_cards + 1))
+
+    def reveals_prize_before_bids(self, player: int, dealer: int | None) -> bool:
+        if self.defeat_the_dealer:
+            return player == dealer
+        return not self.blind
+
+    # -- dealing -----------------------------------------------------------
+    def prize_deck(self, rng: np.random.Generator) -> list[int]:
+        """The prize cards in the order they will be turned."""
+        if isinstance(self.prize_order, tuple):
+            return list(self.prize_order)
+        if self.prize_order == "ascending":
+            return list(self.cards())
+        if self.prize_order == "descending":
+            return list(reversed(self.cards()))
+        return [int(c) for c in rng.permutation(np.arange(1, self.num_cards + 1))]
+
+    def dealer_of_hand(self, hand_number: int) -> int | None:
+        return (self.dealer + hand_number) % self.players if self.defeat_the_dealer else None
+
+    def new_hand(self, hand_number, rng):
+        return GoofspielState(self, self.prize_deck(rng), self.dealer_of_hand(hand_number))
+
+    def replay_hand(self, hand, hand_number):
+        return _replay(self, hand, hand_number)
+
+    # -- matches -----------------------------------------------------------
+    def is_match(self) -> bool:
+        return self.target is not None or self.defeat_the_dealer
+
+    def match_over(self, totals, hands_played):
+        if hands_played >= self.max_hands:
+            return True
+        if self.target is None:  # Defeat the Dealer: each player deals one hand
+            return hands_played >= self.players
+        best = max(totals)
+        return best >= self.target and sum(t == best for t in totals) == 1
+
+
+def _check_int(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise OptionError(f"option {name} must be a whole number from {low} to {high}, not {value!r}")
+
+
+# ---------------------------------------------------------------- events ---
+@dataclasses.dataclass(frozen=True)
+class TurnResult:
+    """What happened in one turn: the cards shown and who took the offer, and why.
+
+    ``offer`` is every prize card the turn was for (carried cards first);
+    ``outcome`` is ``"won"``, ``"discarded"`` (a tie under ``discard`` or
+    ``unique``), ``"carried"`` (the offer stays for the next turn) or
+    ``"lost"`` (a tie on the last turn with prizes still carried).
+    """
+
+    turn: int
+    prize: int
+    offer: tuple[int, ...]
+    bids: tuple[int, ...]
+    winner: int | None
+    points: int
+    outcome: str
+    tied: tuple[int, ...] = ()
+
+    def explain(self, names: Sequence[str] | None = None) -> str:
+        """One sentence for a status line, e.g. ``'Tie at 8: the prize carries over.'``."""
+        names = list(names) if names else [f"Player {p + 1}" for p in range(len(self.bids))]
+        offer = " + ".join(map(str, self.offer))
+        if self.outcome == "won":
+            others = [f"{_lower(names[p])} bid {b}" for p, b in enumerate(self.bids) if p != self.winner]
+            tail = f" ({', '.join(others)})" if others else ""
+            unique = " (the highest bid nobody else matched)" if self.tied else ""
+            return f"{names[self.winner]} wins the {offer} with a {self.bids[self.winner]}{unique}{tail}."
+        who = " and ".join(_lower(names[p]) for p in self.tied) or "everyone"
+        tie = f"Tie at {self.bids[self.tied[0]]} between {who}" if self.tied else "Every bid was matched"
+        if self.outcome == "carried":
+            return f"{tie}: the {offer} carries over to the next turn."
+        if self.outcome == "lost":
+            return f"{tie} on the last turn: the {offer} is lost."
+        return f"{tie}: the {offer} is discarded."
+
+
+def _lower(name: str) -> str:
+    return name[0].lower() + name[1:] if name.startswith("Player") else name
+
+
+@dataclasses.dataclass(frozen=True)
+class TurnView:
+    """One past turn as a player saw it: ``None`` stands for a card they never saw."""
+
+    prize: int
+    offer: tuple[int, ...]
+    bids: tuple[int | None, ...]
+    winner: int | None
+    outcome: str
+
+
+def resolve_turn(rules: Goofspiel, bids: Sequence[int], eligible: Sequence[int], last_turn: bool):
+    """Decide a turn: return ``(winner or None, outcome, tied players)``.
+
+    ``eligible`` are the players who may win (everyone, except in a
+    restricted rebid). The steps follow the tie rule:
+
+    1. ``unique``: bids that anyone matched are struck out; the highest bid
+       left wins; if none is left the offer is discarded.
+    2. otherwise the highest eligible bid wins if nobody eligible matched it;
+       on a tie ``discard`` throws the offer away, ``carry`` and ``rebid``
+       keep it for the next turn (``rebid`` limits the winner to the tied
+       players unless ``rebid_open``), and a tie on the last turn loses it.
+    """
+    strength = [rules.strength(b) for b in bids]
+    if rules.ties == "unique":
+        counts = Counter(bids)
+        alone = [p for p in eligible if counts[bids[p]] == 1]
+        tied = tuple(p for p in eligible if counts[bids[p]] > 1 and strength[p] > max((strength[q] for q in alone), default=0))
+        if alone:
+            return max(alone, key=lambda p: strength[p]), "won", tied
+        return None, "discarded", tied
+    top = max(strength[p] for p in eligible)
+    leaders = tuple(p for p in eligible if strength[p] == top)
+    if len(leaders) == 1:
+        return leaders[0], "won", ()
+    if rules.ties == "discard":
+        return None, "discarded", leaders
+    return None, ("lost" if last_turn else "carried"), leaders
+
+
+# ----------------------------------------------------------- observation ---
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class GoofspielObservation(Observation):
+    """What one Goofspiel player may know now.
+
+    Fields a beginner's strategy uses most: ``hand`` (your cards),
+    ``prize`` (the card on offer, or ``None`` when you cannot see it yet),
+    ``offer`` (every prize card this bid is for, carried ones included, as
+    far as you can see them) and ``legal_moves``.
+
+    What is *left out*, and why:
+
+    * blind, or Defeat the Dealer when you are not the dealer: ``prize`` is
+      ``None`` until the bids are shown (you bid without seeing it);
+    * hidden bids: other players' bids are ``None`` in ``history`` and
+      their ``hands`` are ``None`` (only the winner of each turn is told);
+    * face-down trophies: ``won`` and ``scores`` are ``None`` (nobody may
+      look at a won pile, your own included). ``history`` still lists what
+      everyone saw, so a player with a perfect memory can keep count; that
+      is the skill the variant asks for.
+    * Defeat the Dealer: ``table_bids`` shows the dealer's face-up bid to
+      everyone as soon as it is made.
+    """
+
+    num_cards: int
+    ties: str
+    ace_high: bool
+    turn: int
+    hand: tuple[int, ...]
+    prize: int | None
+    offer: tuple[int, ...]
+    unseen_prizes: tuple[int, ...]
+    hands: tuple[tuple[int, ...] | None, ...]
+    table_bids: tuple[int | None, ...]
+    history: tuple[TurnView, ...]
+    won: tuple[tuple[int, ...], ...] | None
+    scores: tuple[int, ...] | None
+    eligible: tuple[int, ...]
+    dealer: int | None = None
+    prize_order_known: bool = False
+
+
+# ----------------------------------------------------------------- state ---
+class GoofspielState(GameState):
+    """One hand of Goofspiel. Build it with :meth:`Goofspiel.new_game`."""
+
+    def __init__(self, rules: Goofspiel, deck: Sequence[int], dealer: int | None = None):
+        self.rules = rules
+        self.deck = list(deck)
+        self.dealer = dealer
+        n, p = rules.num_cards, rules.players
+        self.hands = [set(range(1, n + 1)) for _ in range(p)]
+        self.won: list[list[int]] = [[] for _ in range(p)]
+        self.carried: list[int] = []
+        self.lost: list[int] = []
+        self.eligible = tuple(range(p))
+        self.bids: list[tuple[int, ...]] = []
+        self.events: list[TurnResult] = []
+        self.dealer_bid: int | None = None
+
+    # -- protocol ----------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        """Turns completed so far."""
+        return len(self.bids)
+
+    @property
+    def prize(self) -> int | None:
+        """The prize card of the current turn (whether or not players can see it)."""
+        return None if self.is_terminal() else self.deck[self.turn]
+
+    def is_terminal(self):
+        return self.turn >= self.rules.num_cards
+
+    def to_move(self):
+        if self.is_terminal():
+            return ()
+        if self.dealer is not None:
+            if self.dealer_bid is None:
+                return (self.dealer,)
+            return tuple(p for p in range(self.num_players) if p != self.dealer)
+        return tuple(range(self.num_players))
+
+    def legal_moves(self, player):
+        player = self.check_player(player)
+        return sorted(self.hands[player]) if player in self.to_move() else []
+
+    def joint_move(self, moves):
+        if not self.is_terminal() and self.dealer is not None and self.dealer_bid is None:
+            if isinstance(moves, Mapping) and set(moves) - {self.dealer}:
+                raise IllegalMoveError(
+                    f"the dealer (player {self.dealer + 1}) bids first, face up; the others bid after that"
+                )
+        return super().joint_move(moves)
+
+    def _apply(self, joint):
+        if self.dealer is not None and self.dealer_bid is None:
+            self.dealer_bid = joint[self.dealer]
+            return None
+        if self.dealer is not None:
+            joint = {**joint, self.dealer: self.dealer_bid}
+        return self._resolve(tuple(joint[p] for p in range(self.num_players)))
+
+    def _resolve(self, bids: tuple[int, ...]) -> TurnResult:
+        rules, prize = self.rules, self.deck[self.turn]
+        last = self.turn == rules.num_cards - 1
+        offer = tuple(self.carried) + (prize,)
+        winner, outcome, tied = resolve_turn(rules, bids, self.eligible, last)
+        for player, bid in enumerate(bids):
+            self.hands[player].remove(bid)
+        self.bids.append(bids)
+        self.dealer_bid = None
+        self.eligible = tuple(range(self.num_players))
+        self.carried = []
+        if outcome == "won":
+            self.won[winner].extend(offer)
+        elif outcome == "carried":
+            self.carried = list(offer)
+            if rules.ties == "rebid" and not rules.rebid_open:
+                self.eligible = tied
+        else:
+            self.lost.extend(offer)
+        event = TurnResult(self.turn, prize, offer, bids, winner, sum(map(rules.points, offer)), outcome, tied)
+        self.events.append(event)
+        return event
+
+    def scores(self):
+        return [sum(map(self.rules.points, pile)) for pile in self.won]
+
+    # -- observation -------------------------------------------------------
+    def observation(self, player):
+        player = self.check_player(player)
+        rules = self.rules
+        sees_prize = not self.is_terminal() and rules.reveals_prize_before_bids(player, self.dealer)
+        prize = self.prize if sees_prize else None
+        offer = tuple(self.carried) + ((prize,) if prize is not None else ())
+        pile = self.deck[self.turn + (1 if sees_prize else 0):]
+        known_order = not (rules.prize_order == "shuffled")
+        show_bids = not rules.hidden_bids
+        hands = tuple(tuple(sorted(h)) if (q == player or show_bids) else None for q, h in enumerate(self.hands))
+        table = [None] * self.num_players
+        if self.dealer is not None and self.dealer_bid is not None:
+            table[self.dealer] = self.dealer_bid
+        face_down = rules.face_down_trophies and not self.is_terminal()
+        return GoofspielObservation(
+            game=rules.name, player=player, num_players=self.num_players,
+            legal_moves=tuple(self.legal_moves(player)),
+            num_cards=rules.num_cards, ties=rules.ties, ace_high=rules.ace_high, turn=self.turn,
+            hand=tuple(sorted(self.hands[player])), prize=prize, offer=offer,
+            unseen_prizes=tuple(pile if known_order else sorted(pile)),
+            hands=hands, table_bids=tuple(table),
+            history=tuple(self._view(e, player, show_bids) for e in self.events),
+            won=None if face_down else tuple(tuple(w) for w in self.won),
+            scores=None if face_down else tuple(self.scores()),
+            eligible=self.eligible, dealer=self.dealer, prize_order_known=known_order,
+        )
+
+    @staticmethod
+    def _view(event: TurnResult, player: int, show_bids: bool) -> TurnView:
+        bids = tuple(b if (show_bids or q == player) else None for q, b in enumerate(event.bids))
+        return TurnView(event.prize, event.offer, bids, event.winner, event.outcome)
+
+    # -- records -----------------------------------------------------------
+    def turned_prizes(self) -> list[int]:
+        """Prize cards turned face up so far, in order (a blind prize turns after the bids)."""
+        shown = self.turn + (0 if self.is_terminal() or self.rules.blind or self.dealer is not None else 1)
+        return self.deck[:shown]
+
+    def record(self):
+        return {
+            "game": self.rules.name,
+            "options": self.rules.options(),
+            "prizes": list(self.turned_prizes()),
+            "bids": [list(b) for b in self.bids],
+        }
+
+
+# ---------------------------------------------------------------- replay ---
+def _replay(rules: Goofspiel, hand: Mapping, hand_number: int) -> GoofspielState:
+    prizes, bids = hand.get("prizes"), hand.get("bids")
+    where = f" (hand {hand_number + 1})" if rules.is_match() else ""
+    if not isinstance(prizes, list) or not isinstance(bids, list):
+        raise RecordError(f"a Goofspiel record needs lists 'prizes' and 'bids'{where}")
+    n = rules.num_cards
+    for t, card in enumerate(prizes, 1):
+        if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= n:
+            raise RecordError(f"prize {card!r} is not a card from 1 to {n}{where}", turn=t)
+        if card in prizes[: t - 1]:
+            raise RecordError(f"prize {card} was already turned earlier{where}", turn=t)
+    if len(prizes) > n:
+        raise RecordError(f"{len(prizes)} prizes listed but a hand has only {n}{where}")
+    if not len(bids) <= len(prizes) <= len(bids) + 1:
+        raise RecordError(
+            f"{len(prizes)} prizes but {len(bids)} turns of bids; each turn needs its prize{where}"
+        )
+    fixed = rules.prize_deck(np.random.default_rng(0)) if rules.prize_order != "shuffled" else None
+    if fixed is not None and prizes != fixed[: len(prizes)]:
+        t = next(i for i, (a, b) in enumerate(zip(prizes, fixed), 1) if a != b)
+        raise RecordError(f"prize {prizes[t - 1]} breaks the {rules.prize_order!r} order, which turns {fixed[t - 1]} here{where}", turn=t)
+    deck = list(prizes) + sorted(set(range(1, n + 1)) - set(prizes))
+    state = GoofspielState(rules, deck, rules.dealer_of_hand(hand_number))
+    for t, turn_bids in enumerate(bids, 1):
+        if not isinstance(turn_bids, list) or len(turn_bids) != rules.players:
+            raise RecordError(f"expected a list of {rules.players} bids, one per player, got {turn_bids!r}{where}", turn=t)
+        for p, bid in enumerate(turn_bids):
+            if isinstance(bid, bool) or not isinstance(bid, int):
+                raise RecordError(f"player {p + 1}'s bid {bid!r} is not a card number{where}", turn=t)
+        try:
+            if state.dealer is not None:
+                state.apply({state.dealer: turn_bids[state.dealer]})
+            state.apply({p: b for p, b in enumerate(turn_bids) if p in state.to_move()})
+        except IllegalMoveError as exc:
+            raise RecordError(f"{exc}{where}", turn=t) from None
+    return state
