@@ -54,6 +54,18 @@ class Agent:
         """Return one move from ``observation.legal_moves``."""
         raise NotImplementedError
 
+    def policy(self, observation) -> dict:
+        """The probability of each move at ``observation``.
+
+        Solvers (exact best response, exploitability) need it. A deterministic
+        agent gets it for free from :meth:`act`; a stochastic agent overrides
+        it. Kit bots derive any memory from ``observation.history``, so this
+        and :meth:`act` may be asked about any position in any order.
+        """
+        if self.classifier.get("stochastic"):
+            raise NotImplementedError(f"{self.name} is stochastic and does not state its policy")
+        return {self.act(observation): 1.0}
+
     def choose(self, moves):
         """Pick one of ``moves`` uniformly with the agent's own generator."""
         moves = list(moves)
@@ -76,3 +88,7 @@ class RandomAgent(Agent):
 
     def act(self, observation):
         return self.choose(observation.legal_moves)
+
+    def policy(self, observation):
+        moves = list(observation.legal_moves)
+        return {m: 1.0 / len(moves) for m in moves}

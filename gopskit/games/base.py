@@ -189,6 +189,12 @@ class GameState:
         raise NotImplementedError
 
     # -- shared behaviour --------------------------------------------------
+    events: list  # one event per applied joint move that decided something; each has .explain()
+
+    def log(self) -> list[str]:
+        """The game so far for people, one line per event (``gopskit replay`` prints it)."""
+        return [f"Turn {i}: {e.explain()}" for i, e in enumerate(getattr(self, "events", []), 1) if e is not None]
+
     def winners(self) -> list[int]:
         """Players who won (several on a tie); empty while the game goes on."""
         if not self.is_terminal():
@@ -357,6 +363,13 @@ class MatchState(GameState):
     def _totals_before_last(self):
         points = self.rules.hand_points(self.hand)
         return [t - p for t, p in zip(self.totals, points)]
+
+    def log(self):
+        lines = []
+        for k, hand in enumerate(self.hands):
+            lines.append(f"Hand {k + 1}:")
+            lines.extend("  " + line for line in hand.log())
+        return lines
 
     def record(self):
         hands = []

@@ -1,0 +1,121 @@
+"""The ``gopskit`` command.
+
+``gopskit serve``   serve the apps with Voila (http://localhost:8866)
+``gopskit replay``  print a game record turn by turn (``--json`` for data)
+``gopskit play``    a quick game of Goofspiel in the terminal against a bot
+
+Other parts of the kit add subcommands (``solve``, ``tournament``, ...)
+through a ``register(subparsers)`` function in the modules of ``_PLUGINS``.
+Bad input exits with status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+
+from .errors import GopsError
+
+_PLUGINS = ("gopskit.solvers.cli", "gopskit.arena.cli", "gopskit.classroom.cli")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, status 2, like every bad input
+        self.exit(2, f"gopskit: {message} (see gopskit --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gopskit", description="Game theory through Goofspiel: apps, games, solvers.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    serve = sub.add_parser("serve", help="serve the apps with Voila")
+    serve.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
+    serve.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    serve.set_defaults(func=_serve)
+
+    replay = sub.add_parser("replay", help="replay a game record (JSON file)")
+    replay.add_argument("file", help="a game record, e.g. one saved by a board; '-' reads standard input")
+    replay.add_argument("--json", action="store_true", help="print the result as JSON")
+    replay.set_defaults(func=_replay)
+
+    play = sub.add_parser("play", help="play Goofspiel against a bot in the terminal")
+    play.add_argument("--cards", type=int, default=13, help="cards per suit (1-13, default 13)")
+    play.add_argument("--bot", default="match-prize", help="the bot to play (default match-prize)")
+    play.add_argument("--ties", default="discard", help="tie rule: discard, carry, unique or rebid")
+    play.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    play.set_defaults(func=_play)
+
+    for module in _PLUGINS:
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).register(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except GopsError as exc:
+        print(f"gopskit: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("gopskit: interrupted", file=sys.stderr)
+        return 130
+
+
+# ----------------------------------------------------------------- serve ---
+def _serve(args) -> int:
+    from .serve import serve  # the Voila launcher lives beside the apps' code
+
+    return serve(port=args.port, open_browser=not args.no_browser)
+
+
+# ---------------------------------------------------------------- replay ---
+def _replay(args) -> int:
+    from .games import load_record, replay_record
+
+    source = sys.stdin.read() if args.file == "-" else args.file
+    record = load_record(source)
+    state = replay_record(record)
+    if args.json:
+        result = {
+            "game": record["game"],
+            "options": state.rules.options(),
+            "scores": state.scores(),
+            "winners": [p + 1 for p in state.winners()],
+            "finished": state.is_terminal(),
+            "record": state.record(),
+        }
+        print(json.dumps(result))
+        return 0
+    for line in state.log():
+        print(line)
+    print(_summary(state))
+    return 0
+
+
+def _summary(state) -> str:
+    scores = ", ".join(f"player {p + 1}: {s:g}" for p, s in enumerate(state.scores()))
+    if not state.is_terminal():
+        return f"Unfinished game. Scores so far: {scores}."
+    winners = state.winners()
+    who = (f"Player {winners[0] + 1} wins" if len(winners) == 1
+           else "Tie between players " + ", ".join(str(w + 1) for w in winners))
+    return f"{who}. Final scores: {scores}."
+
+
+# ------------------------------------------------------------------ play ---
+def _play(args) -> int:
+    from .terminal import play_in_terminal
+
+    return play_in_terminal(cards=args.cards, bot=args.bot, ties=args.ties, seed=args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Solvers: matrix games, exact two-player Goofspiel, learning dynamics, CFR.
+
+Names are loaded lazily from the submodules listed in ``_SUBMODULES`` (each
+declares its public names in ``__all__``), so ``import gopskit.solvers`` stays
+cheap and a lesson imports only what it uses:
+
+>>> from gopskit.solvers import solve_goofspiel  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+_SUBMODULES = ("exact", "matrix", "learning", "exploit", "cfr", "storage")
+
+
+def _public_names(module_name: str):
+    full = f"{__name__}.{module_name}"
+    if importlib.util.find_spec(full) is None:
+        return None, ()
+    module = importlib.import_module(full)
+    return module, getattr(module, "__all__", ())
+
+
+def __getattr__(name: str):
+    for sub in _SUBMODULES:
+        module, names = _public_names(sub)
+        if name in names:
+            value = getattr(module, name)
+            globals()[name] = value
+            return value
+    raise AttributeError(f"gopskit.solvers has no {name!r}")
+
+
+def __dir__():
+    names = []
+    for sub in _SUBMODULES:
+        names.extend(_public_names(sub)[1])
+    return sorted(names)
