@@ -27,6 +27,7 @@ _AGENT_MODULES = (
     "gopskit.agents.divide_and_conquer",
     "gopskit.agents.raj",
     "gopskit.agents.equilibrium",
+    "gopskit.agents.cfr_bot",
 )
 _loaded = False
 
