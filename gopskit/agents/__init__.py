@@ -34,8 +34,9 @@ _loaded = False
 
 def register(cls: type[Agent]) -> type[Agent]:
     """Class decorator: make ``cls`` available by its ``name``."""
-    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
-        raise ValueError(f"two agents are called {cls.name!r}")
+    old = _REGISTRY.get(cls.name)
+    if old is not None and old is not cls and not issubclass(cls, old):
+        raise ValueError(f"two agents are called {cls.name!r}")  # a subclass may refine its parent
     _REGISTRY[cls.name] = cls
     return cls
 

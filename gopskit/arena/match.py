@@ -12,7 +12,7 @@ import numpy as np
 
 from ..agents import Agent, make_agent
 from ..errors import AgentError, IllegalMoveError, OptionError
-from ..games.base import GameState, Rules
+from ..games.base import GameState, Rules, seed_sequence
 
 
 def seat_agents(rules: Rules, agents: Sequence) -> list[Agent]:
@@ -28,7 +28,7 @@ def seat_agents(rules: Rules, agents: Sequence) -> list[Agent]:
 
 def start_game(rules: Rules, agents: Sequence[Agent], seed=None) -> GameState:
     """Deal a game and reset every agent with its own generator from ``seed``."""
-    deal, *streams = np.random.SeedSequence(seed).spawn(1 + len(agents))
+    deal, *streams = seed_sequence(seed).spawn(1 + len(agents))
     state = rules.new_game(np.random.default_rng(deal))
     for player, (agent, stream) in enumerate(zip(agents, streams)):
         agent.reset(rules, player, np.random.default_rng(stream))

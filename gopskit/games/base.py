@@ -40,7 +40,16 @@ def make_rng(seed=None) -> np.random.Generator:
     """Return a Generator for ``seed`` (an int, a SeedSequence, a Generator or None)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(seed)
+    return np.random.default_rng(seed_sequence(seed))
+
+
+def seed_sequence(seed=None) -> np.random.SeedSequence:
+    """Return a SeedSequence for an int, a SeedSequence, a Generator or None."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(2**63)))
+    return np.random.SeedSequence(seed)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -293,8 +302,7 @@ class MatchState(GameState):
 
     def __init__(self, rules: Rules, seed=None, _deal=True):
         self.rules = rules
-        self._seeds = np.random.SeedSequence(seed if not isinstance(seed, np.random.Generator)
-                                             else seed.integers(2**63))
+        self._seeds = seed_sequence(seed)
         self.hands: list[GameState] = []
         self.totals = [0] * rules.num_players
         if _deal:
