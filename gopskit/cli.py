@@ -48,9 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=_play)
 
     for module in _PLUGINS:
-        if importlib.util.find_spec(module) is not None:
+        if _module_exists(module):
             importlib.import_module(module).register(sub)
     return parser
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # its parent package is not there either
+        return False
 
 
 def main(argv=None) -> int:

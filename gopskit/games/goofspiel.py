@@ -198,7 +198,8 @@ class TurnResult:
             others = [f"{_lower(names[p])} bid {b}" for p, b in enumerate(self.bids) if p != self.winner]
             tail = f" ({', '.join(others)})" if others else ""
             unique = " (the highest bid nobody else matched)" if self.tied else ""
-            return f"{names[self.winner]} wins the {offer} with a {self.bids[self.winner]}{unique}{tail}."
+            verb = "win" if names[self.winner].lower() == "you" else "wins"
+            return f"{names[self.winner]} {verb} the {offer} with a {self.bids[self.winner]}{unique}{tail}."
         who = " and ".join(_lower(names[p]) for p in self.tied) or "everyone"
         tie = f"Tie at {self.bids[self.tied[0]]} between {who}" if self.tied else "Every bid was matched"
         if self.outcome == "carried":
@@ -444,10 +445,6 @@ def _replay(rules: Goofspiel, hand: Mapping, hand_number: int) -> GoofspielState
             raise RecordError(f"prize {card} was already turned earlier{where}", turn=t)
     if len(prizes) > n:
         raise RecordError(f"{len(prizes)} prizes listed but a hand has only {n}{where}")
-    if not len(bids) <= len(prizes) <= len(bids) + 1:
-        raise RecordError(
-            f"{len(prizes)} prizes but {len(bids)} turns of bids; each turn needs its prize{where}"
-        )
     fixed = rules.prize_deck(np.random.default_rng(0)) if rules.prize_order != "shuffled" else None
     if fixed is not None and prizes != fixed[: len(prizes)]:
         t = next(i for i, (a, b) in enumerate(zip(prizes, fixed), 1) if a != b)
@@ -455,6 +452,8 @@ def _replay(rules: Goofspiel, hand: Mapping, hand_number: int) -> GoofspielState
     deck = list(prizes) + sorted(set(range(1, n + 1)) - set(prizes))
     state = GoofspielState(rules, deck, rules.dealer_of_hand(hand_number))
     for t, turn_bids in enumerate(bids, 1):
+        if t > len(prizes):
+            raise RecordError(f"this turn has bids but the record lists no prize for it{where}", turn=t)
         if not isinstance(turn_bids, list) or len(turn_bids) != rules.players:
             raise RecordError(f"expected a list of {rules.players} bids, one per player, got {turn_bids!r}{where}", turn=t)
         for p, bid in enumerate(turn_bids):
@@ -466,4 +465,7 @@ def _replay(rules: Goofspiel, hand: Mapping, hand_number: int) -> GoofspielState
             state.apply({p: b for p, b in enumerate(turn_bids) if p in state.to_move()})
         except IllegalMoveError as exc:
             raise RecordError(f"{exc}{where}", turn=t) from None
+    if len(prizes) > len(bids) + 1:
+        raise RecordError(f"{len(prizes)} prizes but only {len(bids)} turns of bids: "
+                          f"a record lists the prizes turned so far, at most one ahead of the bids{where}")
     return state

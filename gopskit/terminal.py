@@ -1,0 +1,71 @@
+"""``gopskit play``: a game of Goofspiel against a bot, in a terminal.
+
+For people without a browser. The human is player 1 and types a card for
+each prize; anything else gets a message saying what is allowed, and the
+question again. End of input (Ctrl-D) stops the game politely.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .agents import make_agent
+from .arena.match import seat_agents, start_game
+from .cards import parse_rank, rank_name
+from .errors import GopsError
+from .games.goofspiel import Goofspiel
+
+NAMES = ("You", "Bot")
+
+
+def _ask(prompt: str, legal, read) -> int | None:
+    while True:
+        text = read(prompt)
+        if text is None:
+            return None
+        text = text.strip()
+        if text.lower() in ("q", "quit", "exit"):
+            return None
+        try:
+            card = parse_rank(text)
+        except GopsError:
+            card = None
+        if card in legal:
+            return card
+        print(f"  {text!r} is not a card you hold. Type one of: {', '.join(map(rank_name, legal))} (or q to quit).")
+
+
+def _input(prompt):
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, read=_input) -> int:
+    """Play one game; return 0 when it ends, 1 when the player stops early."""
+    rules = Goofspiel(num_cards=cards, ties=ties)
+    human, machine = make_agent("random"), make_agent(bot)  # the human's seat agent is never asked
+    agents = seat_agents(rules, [human, machine])
+    state = start_game(rules, agents, seed)
+    print(f"Goofspiel with {cards} cards against the {machine.name} bot. Highest bid wins the prize; "
+          f"ties: {ties}. Type a card (A, 2-10, J, Q, K) for each prize.")
+    while not state.is_terminal():
+        obs = state.observation(0)
+        offer = " + ".join(rank_name(c) for c in obs.offer)
+        print(f"\nTurn {obs.turn + 1}: prize {offer}. Scores: you {obs.scores[0]}, bot {obs.scores[1]}.")
+        print(f"  Your hand: {' '.join(rank_name(c) for c in obs.hand)}")
+        card = _ask("  Your bid: ", obs.legal_moves, read)
+        if card is None:
+            print("\nGame stopped.")
+            return 1
+        event = state.apply({0: card, 1: machine.act(state.observation(1))})
+        print("  " + event.explain(NAMES))
+    you, them = state.scores()
+    verdict = "You win!" if you > them else "The bot wins." if them > you else "A draw."
+    print(f"\nFinal score: you {you}, bot {them}. {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(play_in_terminal())
