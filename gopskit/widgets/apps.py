@@ -1,0 +1,78 @@
+"""The apps of ``notebooks/`` and their landing page (``index.ipynb``).
+
+:data:`APPS` lists every app: its notebook, title, one line, and the cards
+its thumbnail shows. :func:`landing_page_html` draws the page as one HTML
+string (pure; tested without a browser); :func:`landing_page` wraps it in a
+widget for the notebook.
+
+>>> html = landing_page_html()
+>>> 'href="goofspiel.ipynb"' in html and 'href="tournament.ipynb"' in html
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from html import escape
+
+from .assets import stylesheet
+from .cards import render_card
+
+
+@dataclasses.dataclass(frozen=True)
+class App:
+    """One app: ``notebook`` is its file name in ``notebooks/``."""
+
+    notebook: str
+    title: str
+    line: str
+    thumbnail: tuple = ()  # (rank, suit) pairs drawn on its card; empty: a chart icon
+
+
+APPS = (
+    App("goofspiel.ipynb", "Goofspiel", "Bid for prize cards against a bot: every variant, every tie rule.", (("7", "D"), ("K", "S"), ("5", "H"))),
+    App("gops_for_three.ipynb", "Gops for three", "Parlett's three-hand Gops: win the most or the least, with a Joker.", (("JK", ""), ("Q", "D"), ("A", "S"))),
+    App("throps.ipynb", "Throps", "Four hands, one a dummy stock: collect one suit.", (("10", "C"), ("J", "H"), ("4", "S"))),
+    App("gooseberry_fool.ipynb", "Gooseberry Fool", "A three-player trick game where the odd card out wins.", (("9", "H"), ("9", "S"), ("8", "D"))),
+    App("divide_and_conquer.ipynb", "Divide and Conquer", "Open hands: a low card beats a high one it divides.", (("2", "S"), ("Q", "H"), ("5", "C"))),
+    App("raj.ipynb", "Raj", "Hol's der Geier: bid 1-15 for plus and minus prizes.", (("+10", ""), ("15", ""), ("-5", ""))),
+    App("matrix_explorer.ipynb", "Payoff-matrix explorer", "Watch dominated strategies fall away; find the equilibrium.", ()),
+    App("strategy_explorer.ipynb", "Goofspiel strategy explorer", "The optimal bid for any position of a solved deck, as a heat map.", ()),
+    App("learning_explorer.ipynb", "Learning explorer", "Fictitious play, regret matching and CFR converging, step by step.", ()),
+    App("tournament.ipynb", "Tournament runner", "Every bot against every other: tables and charts.", ()),
+)
+
+
+def _thumbnail(app: App) -> str:
+    if app.thumbnail:
+        cards = "".join(render_card(rank, suit, size="small") for rank, suit in app.thumbnail)
+        return f'<div class="gopskit-thumb">{cards}</div>'
+    bars = "".join(
+        f'<rect x="{12 + 26 * i}" y="{100 - h}" width="18" height="{h}" fill="{c}"/>'
+        for i, (h, c) in enumerate(zip((40, 70, 55, 85, 30, 62), ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")))
+    )
+    return f'<svg viewBox="0 0 180 110" aria-hidden="true">{bars}<line x1="6" y1="100" x2="174" y2="100" stroke="#444"/></svg>'
+
+
+def landing_page_html(apps=APPS) -> str:
+    """The landing page: a title and one linked card per app."""
+    cards = "".join(
+        f'<a class="gopskit-app-card" href="{escape(a.notebook)}">{_thumbnail(a)}'
+        f"<h3>{escape(a.title)}</h3><div>{escape(a.line)}</div></a>"
+        for a in apps
+    )
+    return (
+        f"<style>{stylesheet()} .gopskit-thumb {{ display: flex; gap: 6px; justify-content: center; height: 110px; "
+        "align-items: center; }</style>"
+        '<div class="gopskit-board gopskit-landing"><h1>gopskit: game theory with cards</h1>'
+        "<p>Pick an app. Every board opens with you in seat 1 against a bot; "
+        "the options panel changes the rules and the seats.</p>"
+        f'<div class="gopskit-app-grid">{cards}</div></div>'
+    )
+
+
+def landing_page():
+    """The landing page as an ipywidgets HTML widget."""
+    import ipywidgets as widgets
+
+    return widgets.HTML(landing_page_html())

@@ -1,0 +1,55 @@
+"""The boards' stylesheet and keyboard shortcuts, as one HTML snippet.
+
+Every board carries this snippet in a hidden HTML widget, so a board looks
+right wherever it is shown (JupyterLab, Voila, a lesson notebook) without a
+front-end extension.
+
+Keyboard: a card per key (``A`` or ``1`` for the Ace, ``2``..``9``, ``0`` or
+``T`` for the 10, ``J Q K``), ``Enter`` confirms. The listener is installed
+once per page by the ``onerror`` handler of an empty image: an HTML widget
+does not run ``<script>`` tags, but it does run event handlers.
+"""
+
+from __future__ import annotations
+
+import functools
+from html import escape
+from importlib import resources
+
+_KEYS_JS = """
+if (!window.gopskitKeys) { window.gopskitKeys = true;
+ document.addEventListener('keydown', function (e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  var t = e.target, tag = t && t.tagName;
+  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+  var k = (e.key || '').toLowerCase();
+  if ((k === 'enter' || k === ' ') && tag === 'BUTTON') return;
+  if (k === '1') k = 'a'; if (k === 't') k = '0';
+  var sel = k === 'enter' ? '.gopskit-confirm' : '.gopskit-key-' + k;
+  if (!/^[a-z0-9-]+$/.test(k) && k !== 'enter') return;
+  var found = Array.prototype.filter.call(document.querySelectorAll(sel),
+    function (b) { return !b.disabled && b.offsetParent !== null; });
+  if (found.length) { found[0].click(); e.preventDefault(); }
+ });
+}
+"""
+
+
+@functools.lru_cache(maxsize=1)
+def stylesheet() -> str:
+    """The CSS of every board (``gopskit/widgets/style.css``)."""
+    return resources.files("gopskit.widgets").joinpath("style.css").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def style_html() -> str:
+    """``<style>`` plus the keyboard listener, ready for an HTML widget.
+
+    >>> "gopskit-card" in style_html() and "keydown" in style_html()
+    True
+    """
+    js = " ".join(line.strip() for line in _KEYS_JS.strip().splitlines())
+    return (
+        f"<style>{stylesheet()}</style>"
+        f'<img alt="" src="data:image/png;base64,AA==" style="display:none" onerror="{escape(js)}">'
+    )

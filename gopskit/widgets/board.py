@@ -1,0 +1,306 @@
+"""The game board: one ipywidgets view for every game of the kit.
+
+The board is a view (STYLE.md point 8): its public state is a few traitlets
+(``status``, ``turn``, ``finished``, ``seats``, ``selected``,
+``last_click_ms``), its children are wired privately, and :meth:`GameBoard.reset`
+starts a new game. It holds no rules: a click becomes
+:meth:`HumanSeat.commit` and the engine's own loop
+(:func:`gopskit.arena.match.step`) plays every seat; the pictures come from
+the game's :class:`~gopskit.widgets.views.base.GameView`, pure functions of
+the state.
+
+Test hooks (DESIGN.md contract 4): clickable cards have the CSS class
+``gopskit-card``, the status line ``gopskit-status``, the new-game button
+``gopskit-new-game`` and the confirm button ``gopskit-confirm``.
+
+>>> from gopskit.widgets import GoofspielBoard
+>>> board = GoofspielBoard(num_cards=3, seed=1)
+>>> board.click_card(3); board.confirm()   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from html import escape
+
+import ipywidgets as widgets
+import numpy as np
+import traitlets
+
+from ..arena.match import seat_agents, start_game, step
+from ..errors import GopsError
+from ..games.base import Rules
+from ..viz.svg import points_chart_svg
+from .assets import style_html
+from .cards import render_card
+from .panel import HUMAN, OptionsPanel
+from .seats import HumanSeat
+from .views.base import GameView, all_events, final_status, render_history_table, render_summary
+
+
+def _guarded(method):
+    """Run a callback so that nothing it raises reaches the class: show it on the status line."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return method(self, *args, **kwargs)
+        except GopsError as exc:
+            self._show_error(str(exc))
+        except Exception as exc:  # a bug: keep the board alive, keep the error for tests
+            self.last_error = exc
+            self._show_error(f"Something went wrong ({type(exc).__name__}: {exc}). Press New game to start again.")
+        finally:
+            self.last_click_ms = (time.perf_counter() - started) * 1000
+        return None
+
+    return wrapper
+
+
+class GameBoard(widgets.VBox):
+    """A playable board for any game that speaks the protocol of :mod:`gopskit.games.base`."""
+
+    status = traitlets.Unicode("", help="the status line, as plain text")
+    turn = traitlets.Int(0, help="decided turns so far")
+    finished = traitlets.Bool(False, help="true once the game is over")
+    seats = traitlets.List(traitlets.Unicode(), help="'human' or a bot name, one per seat")
+    selected = traitlets.Any(None, allow_none=True, help="the card chosen but not yet confirmed")
+    last_click_ms = traitlets.Float(0.0, help="how long the last click took to answer, server side")
+
+    def __init__(self, view: GameView, rules: Rules, seats=None, seed=None, **_layout):
+        super().__init__()
+        self.view = view
+        self.rules = rules
+        self._seeds = np.random.default_rng(seed)  # a seeded board repeats its whole series of games
+        self.last_error: Exception | None = None
+        self.state = None
+        self.agents: list = []
+        self._active: int | None = None
+        self._shown = False
+        self._slots: list[tuple[widgets.Box, widgets.HTML, widgets.Button]] = []
+        self._hand_cards: list = []
+        wanted = list(seats) if seats else [HUMAN]
+        self._build(wanted)
+        self.reset()
+
+    # -- public actions (what a click does) -------------------------------
+    @_guarded
+    def reset(self, seed=None) -> None:
+        """Start a new game with the options and seats chosen in the panel."""
+        if self.state is not None:  # the first game uses the rules given to the constructor
+            self.rules = self._panel.rules()
+        seats = self._panel.seats()
+        self.agents = seat_agents(self.rules, [HumanSeat() if s == HUMAN else s for s in seats])
+        self.seats = list(seats)
+        game_seed = seed if seed is not None else int(self._seeds.integers(2**63))
+        self.state = start_game(self.rules, self.agents, game_seed)
+        self.selected, self.finished, self.turn, self.last_error = None, False, 0, None
+        self._summary.value = ""
+        self._title.value = self._title_html()
+        self._advance()
+
+    @_guarded
+    def click_card(self, move) -> None:
+        """Choose ``move`` for the person whose hand is shown (a click on that card)."""
+        seat = self._need_active()
+        if move not in self.state.legal_moves(seat):
+            raise GopsError(f"{move!r} cannot be played now; playable: {', '.join(map(str, self.state.legal_moves(seat)))}")
+        if self.view.confirm:
+            self.selected = move
+            self._render()
+            return
+        self.agents[seat].commit(move, self.state.observation(seat))
+        self._shown = self._humans() == 1
+        self._advance()
+
+    @_guarded
+    def confirm(self) -> None:
+        """Commit the chosen card (the confirm button, or Enter)."""
+        seat = self._need_active()
+        if self.selected is None:
+            raise GopsError("choose a card first, then confirm")
+        self.agents[seat].commit(self.selected, self.state.observation(seat))
+        self.selected = None
+        self._shown = self._humans() == 1
+        self._advance()
+
+    @_guarded
+    def show_hand(self) -> None:
+        """Hot seat: the person to move is ready, so turn their hand face up."""
+        self._need_active()
+        self._shown = True
+        self._render()
+
+    # -- the loop ----------------------------------------------------------
+    def _advance(self) -> None:
+        """Play bot moves until a person must move or the game is over."""
+        while not self.state.is_terminal():
+            waiting = [p for p in self.state.to_move() if self.seats[p] == HUMAN and not self.agents[p].ready]
+            if waiting:
+                if self._active != waiting[0]:
+                    self._shown = self._humans() == 1
+                self._active = waiting[0]
+                break
+            step(self.state, self.agents)
+        else:
+            self._active = None
+            self.finished = True
+        self.turn = len(all_events(self.state))
+        self._render()
+
+    def _need_active(self) -> int:
+        if self.state is None or self.state.is_terminal() or self._active is None:
+            raise GopsError("the game is over; press New game to play again")
+        return self._active
+
+    def _humans(self) -> int:
+        return sum(s == HUMAN for s in self.seats)
+
+    def _viewer(self) -> int | None:
+        if self._humans() == 1:
+            return self.seats.index(HUMAN)
+        return self._active if self._shown else None
+
+    # -- drawing -----------------------------------------------------------
+    def _render(self) -> None:
+        names = self.names()
+        viewer = self._viewer()
+        self._table.value = self.view.render_table(self.state, viewer, self.labels())
+        self._last.value = self.view.render_last(self.state, viewer, names)
+        headers, rows = self.view.history(self.state, viewer, names)
+        self._history.value = render_history_table(headers, rows)
+        self._render_hand()
+        self._set_status(self._status_text(names))
+        if self.finished:
+            self._summary.value = self._summary_html(names)
+
+    def _status_text(self, names) -> str:
+        if self.finished:
+            return final_status(names, self.state.scores(), self.state.winners())
+        why = self.view.explain_last(self.state, names)
+        seat = self._active
+        if not self._shown:
+            ask = f"{names[seat]}, your turn: press “Show my hand” when the others look away."
+        elif self.selected is not None:
+            ask = f"{names[seat]}: you chose {self._label(self.selected)}. Confirm (Enter), or pick another card."
+        else:
+            ask = self.view.prompt(self.state, seat, names)
+        return f"{why} {ask}".strip()
+
+    def _label(self, move) -> str:
+        return next((c.rank for c in self._hand_cards if c.move == move), str(move))
+
+    def _render_hand(self) -> None:
+        seat = self._active
+        cards = self.view.hand(self.state, seat) if seat is not None else []
+        self._hand_cards = cards
+        while len(self._slots) < len(cards):
+            self._slots.append(self._new_slot(len(self._slots)))
+        for i, (box, face, button) in enumerate(self._slots):
+            if i >= len(cards):
+                box.layout.display = "none"
+                continue
+            card = cards[i]
+            box.layout.display = None
+            chosen = card.move == self.selected
+            face.value = render_card(card.rank, card.suit, face_up=self._shown, size="large",
+                                     classes="gopskit-selected" if chosen and self._shown else "")
+            button.disabled = not (self._shown and card.legal)
+            button.tooltip = f"Play {card.rank}" + (f" (key {card.key.upper()})" if card.key else "")
+            for cls in list(button._dom_classes):
+                if cls.startswith("gopskit-key-"):
+                    button.remove_class(cls)
+            if card.key and self._shown:
+                button.add_class(f"gopskit-key-{card.key}")
+        self._hand_label.value = self._hand_title()
+        self._slots_box.children = [s[0] for s in self._slots]
+        self._confirm.layout.display = None if self.view.confirm and seat is not None else "none"
+        self._confirm.disabled = self.selected is None
+        self._ready.layout.display = None if seat is not None and not self._shown else "none"
+        self._ready.description = f"Show my hand ({self.names()[seat]})" if seat is not None else "Show my hand"
+
+    def _hand_title(self) -> str:
+        if self._active is None:
+            return ""
+        return f'<div class="gopskit-label">{escape(self.names()[self._active])}’s hand</div>'
+
+    def _new_slot(self, index: int):
+        face = widgets.HTML()
+        button = widgets.Button(description="", layout=widgets.Layout(width="100%", height="100%"))
+        button.add_class("gopskit-card")
+        button.on_click(lambda _b, i=index: self._slot_clicked(i))
+        box = widgets.Box([face, button])
+        box.add_class("gopskit-slot")
+        return box, face, button
+
+    def _slot_clicked(self, index: int) -> None:
+        if index < len(self._hand_cards):
+            self.click_card(self._hand_cards[index].move)
+
+    def _summary_html(self, names) -> str:
+        series = self.view.points_by_turn(self.state)
+        chart = points_chart_svg(series, names) if len(series[0]) > 1 else ""
+        return render_summary(names, self.state.scores(), self.state.winners(), chart)
+
+    def _set_status(self, text: str, error: bool = False) -> None:
+        self.status = text
+        cls = "gopskit-status-text gopskit-error" if error else "gopskit-status-text"
+        self._status.value = f'<div class="{cls}" aria-live="polite">{escape(text)}</div>'
+
+    def _show_error(self, text: str) -> None:
+        self._set_status(text, error=True)
+
+    # -- names -------------------------------------------------------------
+    def names(self) -> list[str]:
+        """The players' names in explanations: ``Player 1``, ``Player 2``, ..."""
+        return [f"Player {p + 1}" for p in range(self.rules.num_players)]
+
+    def labels(self) -> list[str]:
+        """Names with who sits there: ``Player 1 (you)``, ``Player 2 (match-prize)``."""
+        one = self._humans() == 1
+        return [f"{n} ({'you' if one else 'person'})" if s == HUMAN else f"{n} ({s})"
+                for n, s in zip(self.names(), self.seats)]
+
+    def _title_html(self) -> str:
+        line = self.view.rules_text(self.rules) if hasattr(self.view, "rules_text") else ""
+        return (f'<div class="gopskit-title"><span class="gopskit-game">{escape(self.view.title)}</span>'
+                f'<span class="gopskit-rules-line">{escape(line)}</span></div>')
+
+    # -- building ----------------------------------------------------------
+    def _build(self, wanted_seats) -> None:
+        rules_class = type(self.rules)
+        wanted = wanted_seats + [self.view.bot_preference[0]] * (self.rules.num_players - len(wanted_seats))
+        self._panel = OptionsPanel(rules_class, self.view.option_specs(rules_class), self.rules.options(), wanted,
+                                   self.view.bot_preference)
+        self._title = widgets.HTML()
+        self._new = widgets.Button(description="New game", icon="refresh", tooltip="Start a new game with these options")
+        self._new.add_class("gopskit-new-game")
+        self._new.on_click(lambda _b: self.reset())
+        options = widgets.Accordion([self._panel], titles=("Options and seats",), selected_index=None)
+        options.add_class("gopskit-options-box")
+        self._status = widgets.HTML()
+        self._status.add_class("gopskit-status")
+        self._table, self._last, self._history, self._summary = (widgets.HTML() for _ in range(4))
+        self._hand_label = widgets.HTML()
+        self._slots_box = widgets.Box()
+        self._slots_box.add_class("gopskit-hand")
+        self._confirm = widgets.Button(description="Confirm bid", icon="check", button_style="primary",
+                                       tooltip="Play the chosen card (Enter)")
+        self._confirm.add_class("gopskit-confirm")
+        self._confirm.on_click(lambda _b: self.confirm())
+        self._ready = widgets.Button(description="Show my hand", icon="eye", button_style="warning")
+        self._ready.add_class("gopskit-ready")
+        self._ready.on_click(lambda _b: self.show_hand())
+        header = widgets.HBox([self._title, self._new])
+        header.add_class("gopskit-header")
+        play = widgets.VBox([self._last, self._hand_label, self._slots_box, widgets.HBox([self._confirm, self._ready])])
+        play.add_class("gopskit-play")
+        main = widgets.Box([self._table, play])
+        main.add_class("gopskit-main")
+        history = widgets.VBox([widgets.HTML('<div class="gopskit-label">Turn by turn</div>'), self._history])
+        history.add_class("gopskit-history-box")
+        self.children = [widgets.HTML(style_html()), header, self._status, main, self._summary, history, options]
+        self.add_class("gopskit-board")
+

@@ -1,0 +1,107 @@
+"""The options panel and the seat chooser of every board (ipywidgets).
+
+Options are described by :class:`~gopskit.widgets.views.base.OptionSpec`
+(pure data); this module builds one control per option, reads them back into
+a rules object, and offers each seat "Human" or any bot that can play.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from ..agents import agent_names
+from ..errors import GopsError
+from .views.base import OptionSpec
+
+HUMAN = "human"
+_WIDE = widgets.Layout(width="auto", min_width="220px")
+_STYLE = {"description_width": "initial"}
+
+
+def option_control(spec: OptionSpec, value) -> widgets.Widget:
+    """One control for one option, set to ``value``."""
+    common = {"description": spec.label, "style": _STYLE, "layout": _WIDE, "tooltip": spec.help}
+    if spec.kind == "bool":
+        control = widgets.Checkbox(value=bool(value), indent=False, **common)
+    elif spec.kind == "choice":
+        choices = list(spec.choices)
+        if value not in choices:
+            choices.append(value)
+        control = widgets.Dropdown(options=choices, value=value, **common)
+    elif spec.kind in ("int", "optional-int"):
+        number = 0 if value is None else int(value)
+        control = widgets.BoundedIntText(value=number, min=spec.low, max=spec.high, **common)
+    else:
+        control = widgets.Text(value="" if value is None else str(value), **common)
+    control.add_class("gopskit-option")
+    return control
+
+
+def read_control(spec: OptionSpec, control: widgets.Widget):
+    """The option value a control holds (an optional number 0 means "none")."""
+    value = control.value
+    if spec.kind == "optional-int":
+        return int(value) or None
+    return value
+
+
+class OptionsPanel(widgets.VBox):
+    """The controls for a game's options, plus one seat chooser per player."""
+
+    def __init__(self, rules_class, specs: list[OptionSpec], options: dict, seats: list[str], bot_preference=()):
+        super().__init__()
+        self.rules_class = rules_class
+        self.specs = [s for s in specs if s.name in rules_class.option_names()]
+        defaults = rules_class()
+        self.controls = {
+            s.name: option_control(s, options.get(s.name, getattr(defaults, s.name))) for s in self.specs
+        }
+        self.bot_preference = tuple(bot_preference)
+        self._seat_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self._seat_box.add_class("gopskit-seat-choosers")
+        self.seat_controls: list[widgets.Dropdown] = []
+        self._message = widgets.HTML()
+        for control in self.controls.values():
+            control.observe(self._options_changed, "value")
+        grid = widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap"))
+        self.children = [grid, widgets.HTML("<b>Seats</b> (a person or a bot)"), self._seat_box, self._message]
+        self.add_class("gopskit-options")
+        self._set_seats(seats)
+
+    def values(self) -> dict:
+        """The options as chosen now (every option the panel shows)."""
+        return {s.name: read_control(s, self.controls[s.name]) for s in self.specs}
+
+    def rules(self):
+        """The rules the panel describes; raises :class:`~gopskit.errors.OptionError` if they are not valid."""
+        return self.rules_class.from_options(self.values())
+
+    def seats(self) -> list[str]:
+        return [c.value for c in self.seat_controls]
+
+    def _options_changed(self, _change=None):
+        try:
+            rules = self.rules()
+        except (GopsError, TypeError) as exc:
+            self._message.value = f'<span class="gopskit-error">{exc}</span>'
+            return
+        self._message.value = ""
+        self._set_seats(self.seats(), rules)
+
+    def _set_seats(self, wanted: list[str], rules=None):
+        if rules is None:
+            try:
+                rules = self.rules()
+            except (GopsError, TypeError):
+                return
+        bots = agent_names(rules)
+        choices = [("Human", HUMAN)] + [(name, name) for name in bots]
+        fallback = next((b for b in self.bot_preference if b in bots), bots[0] if bots else HUMAN)
+        values = [w if w == HUMAN or w in bots else fallback for w in wanted[: rules.num_players]]
+        values += [fallback] * (rules.num_players - len(values))
+        self.seat_controls = [
+            widgets.Dropdown(options=choices, value=v, description=f"Player {p + 1}", style=_STYLE,
+                             layout=widgets.Layout(width="auto", min_width="200px"))
+            for p, v in enumerate(values)
+        ]
+        self._seat_box.children = self.seat_controls

@@ -1,0 +1,232 @@
+"""What a board needs to know about a game, as pure functions of its state.
+
+A :class:`GameView` turns a game state into HTML strings and card lists; the
+board (:mod:`gopskit.widgets.board`) wires them to ipywidgets. Views hold no
+rules: everything they show comes from the protocol of
+:mod:`gopskit.games.base` (``to_move``, ``legal_moves``, ``observation``,
+``events[-1].explain()``, ``scores``). The base class already draws *any* game
+that speaks the protocol; each game's view only makes it look like that game.
+
+``viewer`` is the seat whose eyes the screen shows (its own hand face up), or
+``None`` for the public view of a hot-seat screen between two people.
+
+>>> from gopskit.games.goofspiel import Goofspiel
+>>> view = GameView()
+>>> state = Goofspiel(num_cards=3).new_game(seed=1)
+>>> [c.rank for c in view.hand(state, 0)]
+['1', '2', '3']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from html import escape
+from typing import Any
+
+from ...games.base import GameState, MatchState, Rules
+from ..cards import render_card
+
+KEYS = {1: "a", 10: "0", 11: "j", 12: "q", 13: "k"}
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionSpec:
+    """How the options panel shows one rules option.
+
+    ``kind`` is ``"bool"`` (a checkbox), ``"int"`` (a number box from
+    ``low`` to ``high``), ``"choice"`` (a drop-down of ``choices``),
+    ``"optional-int"`` (a number, 0 meaning "none") or ``"text"``.
+    """
+
+    name: str
+    label: str
+    kind: str
+    choices: tuple = ()
+    low: int = 0
+    high: int = 100
+    help: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class HandCard:
+    """One card of the hand row: the move it plays and how it looks."""
+
+    move: Any
+    rank: str
+    suit: str = ""
+    key: str = ""
+    legal: bool = True
+
+    def label(self) -> str:
+        return f"{self.rank}{self.suit and ' ' + self.suit}"
+
+
+def options_from_dataclass(rules_class: type[Rules]) -> list[OptionSpec]:
+    """Guess an options panel from a rules dataclass: bools, ints and strings.
+
+    A game view lists its options by hand when it knows the allowed choices;
+    this is the fallback that makes every new game configurable at once.
+    """
+    specs = []
+    hints = typing.get_type_hints(rules_class)
+    for field in dataclasses.fields(rules_class):
+        kind = {bool: "bool", int: "int", str: "text"}.get(hints.get(field.name), None)
+        if kind is None and isinstance(field.default, (bool, int, str)):
+            kind = {bool: "bool", int: "int", str: "text"}[type(field.default)]
+        if kind:
+            specs.append(OptionSpec(field.name, field.name.replace("_", " ").capitalize(), kind))
+    return specs
+
+
+class GameView:
+    """Draws any game of the protocol plainly; subclasses draw their own game."""
+
+    game = ""
+    title = "Game"
+    blurb = ""
+    confirm = True  # simultaneous bids: choose a card, then confirm
+    app_options: dict = {}  # the options an app opens with
+    bot_preference: tuple[str, ...] = ("random",)
+
+    # -- options -----------------------------------------------------------
+    def option_specs(self, rules_class: type[Rules]) -> list[OptionSpec]:
+        return options_from_dataclass(rules_class)
+
+    # -- the human's hand --------------------------------------------------
+    def hand(self, state: GameState, seat: int) -> list[HandCard]:
+        """The cards of ``seat``'s hand row, legal ones clickable."""
+        return [HandCard(m, str(m), "", _key(m), True) for m in state.legal_moves(seat)]
+
+    def prompt(self, state: GameState, seat: int, names: list[str]) -> str:
+        return f"{names[seat]}: choose a card."
+
+    # -- the table ---------------------------------------------------------
+    def render_table(self, state: GameState, viewer: int | None, names: list[str]) -> str:
+        scores = _visible_scores(state, viewer)
+        return render_scoreboard(names, scores, state.winners())
+
+    def render_last(self, state: GameState, viewer: int | None, names: list[str]) -> str:
+        """The last decided turn: who played what and why who won (empty before the first)."""
+        event = last_event(state)
+        return f'<div class="gopskit-reveal">{escape(event.explain(names))}</div>' if event else ""
+
+    def explain_last(self, state: GameState, names: list[str]) -> str:
+        event = last_event(state)
+        return event.explain(names) if event else ""
+
+    def history(self, state: GameState, viewer: int | None, names: list[str]) -> tuple[list[str], list[list[str]]]:
+        """The turn history as a header row and rows of short HTML cells."""
+        return ["Turn", "What happened"], [[str(i), escape(line)] for i, line in enumerate(_event_lines(state, names), 1)]
+
+    def points_by_turn(self, state: GameState) -> list[list[float]]:
+        """Each player's running score after every turn, starting from 0 (for the summary chart)."""
+        return [[0.0, float(s)] for s in state.scores()]
+
+    def summary(self, state: GameState, names: list[str]) -> str:
+        return render_summary(names, state.scores(), state.winners())
+
+
+# ------------------------------------------------------------- helpers ---
+def _key(move) -> str:
+    if isinstance(move, int) and 1 <= move <= 13:
+        return KEYS.get(move, str(move))
+    return ""
+
+
+def all_events(state: GameState) -> list:
+    """Every event that decided something, through all hands of a match."""
+    hands = state.hands if isinstance(state, MatchState) else [state]
+    return [e for hand in hands for e in getattr(hand, "events", []) if e is not None]
+
+
+def last_event(state: GameState):
+    """The latest event that decided something, or ``None`` before the first."""
+    events = all_events(state)
+    return events[-1] if events else None
+
+
+def _event_lines(state: GameState, names: list[str]) -> list[str]:
+    return [e.explain(names) for e in all_events(state)]
+
+
+def _visible_scores(state: GameState, viewer: int | None):
+    obs = state.observation(viewer if viewer is not None else 0)
+    scores = getattr(obs, "scores", None)
+    if hasattr(obs, "scores") and scores is None and not state.is_terminal():
+        return None
+    return state.scores()
+
+
+def render_scoreboard(names: list[str], scores, winners=()) -> str:
+    """A row of name and score boxes; ``scores`` ``None`` shows question marks (hidden piles).
+
+    >>> "gopskit-leader" in render_scoreboard(["You", "Bot"], [3, 1], [0])
+    True
+    """
+    cells = []
+    for p, name in enumerate(names):
+        score = "?" if scores is None else _number(scores[p])
+        lead = " gopskit-leader" if p in winners else ""
+        cells.append(
+            f'<div class="gopskit-scorebox{lead}"><div class="gopskit-name">{escape(name)}</div>'
+            f'<div class="gopskit-score">{score}</div></div>'
+        )
+    return '<div class="gopskit-scores">' + "".join(cells) + "</div>"
+
+
+def render_history_table(headers: list[str], rows: list[list[str]]) -> str:
+    """An HTML table; cells are already HTML. Empty before the first turn.
+
+    >>> render_history_table(["Turn"], [])
+    ''
+    >>> render_history_table(["Turn"], [["1"]]).count("<tr")
+    2
+    """
+    if not rows:
+        return ""
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<table class="gopskit-history"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def render_summary(names: list[str], scores, winners, chart: str = "", extra: str = "") -> str:
+    """The end-of-game box: the winner(s), every score, and an optional chart (SVG)."""
+    if len(winners) == 1:
+        headline = f"{names[winners[0]]} wins!"
+    elif winners:
+        headline = "A tie between " + " and ".join(names[p] for p in winners) + "."
+    else:
+        headline = "Game over."
+    table = "".join(
+        f'<li class="{"gopskit-leader" if p in winners else ""}">{escape(n)}: <b>{_number(s)}</b></li>'
+        for p, (n, s) in enumerate(zip(names, scores))
+    )
+    return (
+        f'<div class="gopskit-summary"><h3>{escape(headline)}</h3><ul>{table}</ul>{extra}'
+        f'<div class="gopskit-chart">{chart}</div></div>'
+    )
+
+
+def final_status(names: list[str], scores, winners) -> str:
+    """The status line at the end of a game, naming every score and the winner.
+
+    >>> final_status(["Player 1", "Player 2"], [9, 6], [0])
+    'Game over. Final score: Player 1 9, Player 2 6. Player 1 wins!'
+    """
+    score_text = ", ".join(f"{n} {_number(s)}" for n, s in zip(names, scores))
+    if len(winners) == 1:
+        verdict = f"{names[winners[0]]} wins!"
+    else:
+        verdict = "A tie between " + " and ".join(names[p] for p in winners) + "."
+    return f"Game over. Final score: {score_text}. {verdict}"
+
+
+def _number(value) -> str:
+    value = float(value)
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def face(rank: str, suit: str = "", **kwargs) -> str:
+    """Shorthand for :func:`gopskit.widgets.cards.render_card`."""
+    return render_card(rank, suit, **kwargs)

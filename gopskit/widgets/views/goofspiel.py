@@ -1,0 +1,271 @@
+"""How a Goofspiel board looks: the prize, the hands, the bids, the piles.
+
+Pure functions of the game state (no ipywidgets). What a seat may see comes
+from :meth:`GoofspielState.observation`, so every variant hides what its
+rules hide: a blind prize is a face-down card until the bids are shown,
+hidden bids stay face down, face-down trophies show card backs and ``?``
+scores until the hand ends.
+
+Each seat bids from its own suit (player 1 spades, player 2 hearts, player 3
+clubs, then a second pack); the prizes are diamonds, as at a real table.
+
+>>> from gopskit.games.goofspiel import Goofspiel
+>>> view = GoofspielView()
+>>> state = Goofspiel(num_cards=3, prize_order="ascending").new_game()
+>>> "gopskit-prize" in view.render_table(state, 0, ["Player 1", "Player 2"])
+True
+>>> [c.rank for c in view.hand(state, 0)]
+['A', '2', '3']
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from ...games.base import GameState, MatchState
+from ...games.goofspiel import TIE_RULES, Goofspiel
+from ..cards import goofspiel_rank, render_card, render_cards
+from .base import GameView, HandCard, OptionSpec, _key, all_events, render_scoreboard
+
+SEAT_SUITS = ("S", "H", "C")
+PRIZE_SUIT = "D"
+TIE_WORDS = {
+    "discard": "a tie discards the prize",
+    "carry": "a tie carries the prize over to the next turn",
+    "unique": "tied bids drop out; the highest unmatched bid wins",
+    "rebid": "a tie is settled by bidding again for both prizes",
+}
+
+
+def seat_suit(seat: int) -> str:
+    """The suit seat ``seat`` bids with: spades, hearts, clubs, then again from a second pack."""
+    return SEAT_SUITS[seat % len(SEAT_SUITS)]
+
+
+def current_hand(state: GameState):
+    """The hand being played (a match's current hand, or the state itself)."""
+    return state.hand if isinstance(state, MatchState) else state
+
+
+class GoofspielView(GameView):
+    """Draws every Goofspiel variant."""
+
+    game = "goofspiel"
+    title = "Goofspiel"
+    blurb = "Bid a card for each prize; the highest bid wins it."
+    confirm = True
+    app_options = {"num_cards": 5}
+    bot_preference = ("match-prize", "random")
+
+    def option_specs(self, rules_class=Goofspiel) -> list[OptionSpec]:
+        return [
+            OptionSpec("num_cards", "Cards", "int", low=1, high=13, help="cards in each suit (1 to 13)"),
+            OptionSpec("players", "Players", "int", low=2, high=7),
+            OptionSpec("ties", "Ties", "choice", TIE_RULES, help="what happens when the top bids are equal"),
+            OptionSpec("rebid_open", "Rebid open to all", "bool", help="rebid only: may players outside the tie win"),
+            OptionSpec("prize_order", "Prize order", "choice", ("shuffled", "ascending", "descending")),
+            OptionSpec("ace_high", "Ace high", "bool", help="the Ace bids above the King and is worth 14"),
+            OptionSpec("blind", "Blind", "bool", help="the prize is turned only after the bids"),
+            OptionSpec("face_down_trophies", "Face-down trophies", "bool", help="won piles hidden until the end"),
+            OptionSpec("hidden_bids", "Hidden bids", "bool", help="only the winner of each turn is announced"),
+            OptionSpec("defeat_the_dealer", "Defeat the dealer", "bool", help="the dealer sees the prize and bids first"),
+            OptionSpec("target", "Match to", "optional-int", low=0, high=1000, help="play hands until a total reaches this (0: one hand)"),
+        ]
+
+    # -- the hand row ------------------------------------------------------
+    def hand(self, state, seat):
+        obs = state.observation(seat)
+        legal = set(obs.legal_moves)
+        return [
+            HandCard(c, _rank(c), seat_suit(seat), _key(c), c in legal)
+            for c in obs.hand
+        ]
+
+    def prompt(self, state, seat, names):
+        obs = state.observation(seat)
+        you = names[seat]
+        if obs.dealer is not None and seat == obs.dealer:
+            return f"{you} deals: you alone see the prize. Bid first, face up."
+        if obs.prize is None:
+            lead = _dealer_bid_text(obs, names)
+            return f"{you}: bid blind{lead}; the prize is turned after the bids."
+        points = sum(_points(obs, c) for c in obs.offer)
+        offer = " + ".join(_rank(c) for c in obs.offer)
+        lead = _dealer_bid_text(obs, names)
+        return f"{you}: choose your bid for the {offer} ({points} point{'s' * (points != 1)}){lead}."
+
+    # -- the table ---------------------------------------------------------
+    def render_table(self, state, viewer, names):
+        hand = current_hand(state)
+        obs = _observation(state, viewer)
+        return (
+            '<div class="gopskit-table">'
+            + self._render_prize(hand, obs)
+            + '<div class="gopskit-seats">'
+            + "".join(self._render_seat(hand, obs, viewer, names, p) for p in range(hand.num_players))
+            + "</div>"
+            + _match_line(state, names)
+            + "</div>"
+        )
+
+    def _render_prize(self, hand, obs) -> str:
+        if hand.is_terminal():
+            body, caption = '<span class="gopskit-empty">all prizes played</span>', ""
+        else:
+            carried = [c for c in hand.carried]
+            shown = list(obs.offer) if obs.prize is not None else carried
+            cards = "".join(render_card(_rank(c), PRIZE_SUIT, size="large", classes="gopskit-prize") for c in shown)
+            if obs.prize is None:
+                cards += render_card("", face_up=False, size="large", classes="gopskit-prize")
+            body = cards
+            points = sum(_points(obs, c) for c in shown)
+            caption = f"worth {points}" + (" + the hidden card" if obs.prize is None else "")
+        left = len(obs.unseen_prizes)
+        pile = f"{left} prize card{'s' * (left != 1)} still to come"
+        return (
+            '<div class="gopskit-prize-area"><div class="gopskit-label">Prize</div>'
+            f'<div class="gopskit-prize-cards">{body}</div><div class="gopskit-caption">{caption}</div>'
+            f'<div class="gopskit-caption">{pile}</div></div>'
+        )
+
+    def _render_seat(self, hand, obs, viewer, names, p) -> str:
+        over = hand.is_terminal()
+        score = "?" if obs.scores is None else str(obs.scores[p])
+        if obs.won is None:
+            pile = render_cards([None] * len(hand.won[p]), size="tiny", empty="nothing yet")
+        else:
+            pile = render_cards([(_rank(c), PRIZE_SUIT) for c in obs.won[p]], size="tiny", empty="nothing yet")
+        secret = obs.hands[p] is None or (viewer is None and _secret_hands(hand))
+        cards = None if secret else obs.hands[p]
+        if cards is None:
+            held = render_cards([None] * len(hand.hands[p]), size="tiny", empty="no cards")
+        else:
+            held = render_cards([(_rank(c), seat_suit(p)) for c in cards], size="tiny", empty="no cards")
+        dealer = obs.dealer == p
+        table_bid = obs.table_bids[p] if obs.table_bids else None
+        badge = ' <span class="gopskit-badge">dealer</span>' if dealer else ""
+        bid = f'<div class="gopskit-caption">bid face up: {render_card(_rank(table_bid), seat_suit(p), size="small")}</div>' if table_bid is not None else ""
+        you = " gopskit-you" if p == viewer else ""
+        return (
+            f'<div class="gopskit-seat{you}"><div class="gopskit-seat-head"><span class="gopskit-name">{escape(names[p])}</span>{badge}'
+            f'<span class="gopskit-score">{score}</span></div>'
+            f'<div class="gopskit-caption">won</div>{pile}<div class="gopskit-caption">hand</div>{held}{bid}</div>'
+        )
+
+    def render_last(self, state, viewer, names):
+        hand = current_hand(state)
+        obs = _observation(state, viewer)
+        if not obs.history:
+            return '<div class="gopskit-reveal gopskit-quiet">The bids will appear here, all at once.</div>'
+        view = obs.history[-1]
+        bids = []
+        for p, bid in enumerate(view.bids):
+            won = " gopskit-winner" if view.winner == p else ""
+            note = "wins" if view.winner == p else names[p]
+            if bid is None:
+                bids.append(render_card("", face_up=False, size="normal", classes=won, note=note))
+            else:
+                bids.append(render_card(_rank(bid), seat_suit(p), size="normal", classes="gopskit-flip" + won, note=note))
+        offer = "".join(render_card(_rank(c), PRIZE_SUIT, size="small") for c in view.offer)
+        why = escape(self.explain_turn(hand, len(obs.history) - 1, names, obs))
+        return (
+            f'<div class="gopskit-reveal"><div class="gopskit-label">Turn {len(obs.history)}: bids for {offer}</div>'
+            f'<div class="gopskit-bids">{"".join(bids)}</div><div class="gopskit-why">{why}</div></div>'
+        )
+
+    def explain_turn(self, hand, index, names, obs) -> str:
+        """Why turn ``index`` of ``hand`` went as it did, in words the viewer may read."""
+        if any(b is None for b in obs.history[index].bids):
+            return _hidden_explain(obs.history[index], names)
+        return [e for e in hand.events if e is not None][index].explain(names)
+
+    def explain_last(self, state, names, viewer=0):
+        hand = current_hand(state)
+        if isinstance(state, MatchState) and not hand.events and len(state.hands) > 1:
+            hand = state.hands[-2]  # a new hand was just dealt: explain the last turn of the one before
+        obs = hand.observation(viewer if viewer is not None else 0)
+        if not obs.history:
+            return ""
+        return self.explain_turn(hand, len(obs.history) - 1, names, obs)
+
+    def history(self, state, viewer, names):
+        obs = _observation(state, viewer)
+        headers = ["Turn", "Prize"] + list(names) + ["Result"]
+        rows = []
+        for t, view in enumerate(obs.history, 1):
+            offer = " + ".join(_rank(c) for c in view.offer)
+            bids = ["?" if b is None else _rank(b) for b in view.bids]
+            if view.winner is not None:
+                bids[view.winner] = f"<b>{bids[view.winner]}</b>"
+            result = escape(names[view.winner]) if view.winner is not None else _OUTCOME_WORDS[view.outcome]
+            rows.append([str(t), offer] + bids + [result])
+        return headers, rows
+
+    def points_by_turn(self, state):
+        rules = state.rules
+        totals = [0] * rules.num_players
+        series = [[0.0] for _ in range(rules.num_players)]
+        for event in all_events(state):
+            if event.winner is not None and event.outcome == "won":
+                totals[event.winner] += event.points
+            for p in range(rules.num_players):
+                series[p].append(float(totals[p]))
+        return series
+
+    def rules_text(self, rules: Goofspiel) -> str:
+        """One line on the rules in play, shown under the board's title."""
+        parts = [f"{rules.num_cards} cards", TIE_WORDS[rules.ties]]
+        for flag, words in (("ace_high", "Ace high"), ("blind", "blind prizes"), ("hidden_bids", "hidden bids"),
+                            ("face_down_trophies", "face-down trophies"), ("defeat_the_dealer", "Defeat the Dealer")):
+            if getattr(rules, flag):
+                parts.append(words)
+        if rules.target:
+            parts.append(f"match to {rules.target}")
+        return "; ".join(parts)
+
+
+_OUTCOME_WORDS = {"discarded": "tie: discarded", "carried": "tie: carried over", "lost": "tie: lost", "won": "won"}
+
+
+def _rank(card: int) -> str:
+    return goofspiel_rank(card)
+
+
+def _points(obs, card: int) -> int:
+    return obs.num_cards + 1 if obs.ace_high and card == 1 else card
+
+
+def _secret_hands(hand) -> bool:
+    return hand.rules.hidden_bids and not hand.is_terminal()
+
+
+def _observation(state, viewer):
+    """The viewer's observation; the public view uses seat 0's and never shows a hand that could be secret."""
+    return state.observation(viewer if viewer is not None else 0)
+
+
+def _dealer_bid_text(obs, names) -> str:
+    if obs.dealer is None or obs.table_bids[obs.dealer] is None or obs.player == obs.dealer:
+        return ""
+    return f"; the dealer ({names[obs.dealer]}) bid {_rank(obs.table_bids[obs.dealer])} face up"
+
+
+def _hidden_explain(view, names) -> str:
+    offer = " + ".join(_rank(c) for c in view.offer)
+    if view.winner is not None:
+        return f"{names[view.winner]} wins the {offer}; the bids stay hidden."
+    return {"discarded": f"A tie: the {offer} is discarded; the bids stay hidden.",
+            "carried": f"A tie: the {offer} carries over; the bids stay hidden.",
+            "lost": f"A tie on the last turn: the {offer} is lost."}[view.outcome]
+
+
+def _match_line(state, names) -> str:
+    if not isinstance(state, MatchState):
+        return ""
+    obs = state.observation(0)
+    totals = obs.match_scores or ()
+    text = ", ".join(f"{escape(n)} {t}" for n, t in zip(names, totals))
+    return f'<div class="gopskit-caption gopskit-match">Hand {len(state.hands)}; match totals before this hand: {text}</div>'
+
+
+__all__ = ["GoofspielView", "current_hand", "render_scoreboard", "seat_suit"]
