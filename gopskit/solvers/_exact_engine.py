@@ -1,0 +1,158 @@
+"""Layer-by-layer backward induction: the engine under :mod:`gopskit.solvers.exact`.
+
+The engine knows nothing about card values: it works on the tables of
+:mod:`._exact_tables` (hand patterns, prize sets given by their point
+values), so the same code solves the whole game (prizes 1..N) and any
+endgame of a bigger game (the prizes still to come, hands relabelled by
+their order).
+
+Values live in one flat ``float64`` array per layer (hand size). Inside a
+layer, prize set ``q`` owns the block ``base[q] : base[q + 1]``, laid out
+as ``[pattern][extra]`` (see :mod:`._exact_kernel` for the extras).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from ._exact_kernel import extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
+from ._exact_lp import solve_game
+from ._exact_tables import Tables
+
+_CHUNK_POSITIONS = 200_000  # positions per compiled call between progress updates
+
+
+@dataclasses.dataclass
+class SolveStats:
+    """What a solve did: positions stored, turn games solved (pure or by simplex), time."""
+
+    positions: int = 0
+    games: int = 0
+    pure: int = 0
+    simplex: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def extra_sizes(turned: np.ndarray, win: bool, carry: bool) -> np.ndarray:
+    """Vectorised :func:`._exact_kernel.extra_size` over prize sets."""
+    turned = np.asarray(turned, dtype=np.int64)
+    if win and carry:
+        return (turned + 1) ** 2
+    if win:
+        return 2 * turned + 1
+    if carry:
+        return turned + 1
+    return np.ones_like(turned)
+
+
+class LayeredSolution:
+    """Every position's value for one set of tables, objective and tie rule.
+
+    ``slack`` widens the leads and pots stored beyond the points turned
+    inside the tables (an endgame may start with a pot already carried).
+    """
+
+    def __init__(self, tables: Tables, objective: str, ties: str, slack: int = 0, values=None):
+        self.tables, self.objective, self.ties, self.slack = tables, objective, ties, int(slack)
+        self.win, self.carry = objective == "win", ties == "carry"
+        self.total_points = int(sum(tables.prize_values))
+        self.turned, self.bases = [], []
+        for layer in tables.layers:
+            turned = self.slack + self.total_points - layer.prize_sums
+            sizes = extra_sizes(turned, self.win, self.carry) * layer.num_patterns
+            self.turned.append(turned)
+            self.bases.append(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64))
+        if values is None:
+            values = [np.full(int(b[-1]), np.nan) for b in self.bases]
+        self.values = list(values)
+        self.stats = SolveStats(positions=int(sum(len(v) for v in self.values)))
+
+    def turned_points(self, j: int, q: int) -> int:
+        """Points turned before prize set ``q`` of layer ``j`` (plus the slack): the bound on |lead| + pot."""
+        return int(self.turned[j][q])
+
+    def stored_value(self, j: int, q: int, pattern: int, lead: int = 0, pot: int = 0) -> float:
+        """Value of a position before its prize is turned."""
+        S = int(self.tables.layers[j].prize_sums[q])
+        if self.win and abs(lead) > S + pot:
+            return float(np.sign(lead))
+        C = self.turned_points(j, q)
+        size = extra_size(C, self.win, self.carry)
+        return float(self.values[j][self.bases[j][q] + pattern * size + extra_index(lead, pot, C, self.win, self.carry)])
+
+    def turn_matrix(self, j: int, q: int, pattern: int, prize_index: int, lead: int = 0, pot: int = 0) -> np.ndarray:
+        """The ``j x j`` game of one turn (holder's bids by row, ascending)."""
+        layer, below = self.tables.layers[j], self.tables.layers[j - 1]
+        mask = int(layer.masks[q])
+        prize = self.tables.prize_values[prize_index]
+        cq = int(self.tables.rank_of_mask[mask ^ (1 << prize_index)])
+        M = np.empty((j, j))
+        fill_turn_matrix(M, j, pattern, layer.child, layer.outcome, prize, lead, pot, self.values[j - 1],
+                         self.bases[j - 1][cq], self.turned_points(j, q) + prize, int(below.prize_sums[cq]),
+                         self.win, self.carry)
+        return M
+
+    def turn_game(self, j, q, pattern, prize_index, lead=0, pot=0):
+        """``(value, holder's strategy, opponent's strategy)`` of one turn."""
+        M = self.turn_matrix(j, q, pattern, prize_index, lead, pot)
+        x, y = np.zeros(j), np.zeros(j)
+        T, basis = np.zeros((j + 1, 2 * j + 1)), np.zeros(j, dtype=np.int64)
+        value, _status = solve_game(M, j, j, x, y, T, basis)
+        return float(value), x, y
+
+
+def _canonical_count(layer) -> int:
+    return int(np.count_nonzero(layer.swap >= np.arange(layer.num_patterns)))
+
+
+def _chunks(solution: LayeredSolution, j: int):
+    """Split layer ``j``'s prize sets into runs of about ``_CHUNK_POSITIONS`` canonical positions."""
+    layer = solution.tables.layers[j]
+    weights = extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer)
+    start, acc = 0, 0
+    for q, w in enumerate(weights):
+        acc += int(w)
+        if acc >= _CHUNK_POSITIONS:
+            yield start, q + 1, acc
+            start, acc = q + 1, 0
+    if start < len(weights):
+        yield start, len(weights), acc
+
+
+def total_work(solution: LayeredSolution) -> int:
+    """Canonical positions to solve (the unit of the progress bar)."""
+    return sum(total for j in range(1, len(solution.tables.layers)) for *_, total in _chunks(solution, j))
+
+
+def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None) -> LayeredSolution:
+    """Backward induction from empty hands up to the tables' top layer.
+
+    ``progress`` is an object with ``update(n)`` (a tqdm bar) or None.
+    """
+    started = time.perf_counter()
+    sol = LayeredSolution(tables, objective, ties, slack)
+    fill_terminal(sol.values[0], sol.turned_points(0, 0), sol.win, sol.carry)
+    values = np.asarray(tables.prize_values, dtype=np.int64)
+    for j in range(1, len(tables.layers)):
+        layer, below = tables.layers[j], tables.layers[j - 1]
+        counts = np.zeros((layer.num_prize_sets, 3), dtype=np.int64)
+        for lo, hi, work in _chunks(sol, j):
+            solve_layer(j, lo, hi, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
+                        layer.swap, sol.values[j], sol.bases[j - 1], sol.values[j - 1], below.prize_sums,
+                        tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts)
+            if progress is not None:
+                progress.update(work)
+        pure, simplex, failed = (int(c) for c in counts.sum(axis=0))
+        sol.stats.pure += pure
+        sol.stats.simplex += simplex
+        sol.stats.failed += failed
+    sol.stats.games = sol.stats.pure + sol.stats.simplex + sol.stats.failed
+    sol.stats.seconds = time.perf_counter() - started
+    return sol

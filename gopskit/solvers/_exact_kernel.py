@@ -1,0 +1,155 @@
+"""Compiled backward induction over one layer of Goofspiel positions.
+
+A *position* before a prize is turned is (prize set, hand pattern, extra),
+where *extra* is what the objective and tie rule need besides cards:
+
+=============  =========================  ====================================
+objective      ties                       extra index ``e`` (``C``: points
+                                          already turned, plus any slack)
+=============  =========================  ====================================
+points         discard                    none (``e = 0``)
+points         carry                      the pot, ``0..C``
+win            discard                    the lead, ``-C..C``
+win            carry                      lead and pot with ``|lead| + pot <= C``
+=============  =========================  ====================================
+
+A lead or pot beyond ``C`` cannot happen (they are made of prizes already
+turned), so each prize set stores exactly the extras that can occur. Under
+"win" a lead beyond everything still to be won (``|lead| > S + pot``)
+decides the game, so it is ±1 without a matrix game.
+
+``solve_layer`` fills the values of hands of ``j`` cards from those of
+``j - 1`` cards: for every canonical pattern (the lower index of a pattern and
+its mirror image) and every prize that can turn, it builds the ``j x j`` turn
+matrix and solves it with :func:`._exact_lp.solve_game`; the position's value
+is the mean over the turned prize. The mirror position (hands swapped, lead
+negated) gets the negated value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ._exact_lp import STATUS_FAILED, STATUS_PURE, solve_game
+
+
+@njit(cache=True)
+def extra_size(C, win, carry):
+    """How many extras a prize set with ``C`` points turned has."""
+    if win and carry:
+        return (C + 1) * (C + 1)
+    if win:
+        return 2 * C + 1
+    if carry:
+        return C + 1
+    return 1
+
+
+@njit(cache=True)
+def extra_index(lead, pot, C, win, carry):
+    """Position of (lead, pot) among the extras (see the module docstring)."""
+    if win and carry:
+        return pot * (2 * C + 1) - pot * (pot - 1) + lead + C - pot
+    if win:
+        return lead + C
+    if carry:
+        return pot
+    return 0
+
+
+@njit(cache=True)
+def child_value(vals_c, start, pattern, lead, pot, C, S, win, carry):
+    """Value of a stored position of the child layer (prize set starting at ``start``)."""
+    if win:
+        if lead > S + pot:
+            return 1.0
+        if lead < -(S + pot):
+            return -1.0
+    size = extra_size(C, win, carry)
+    return vals_c[start + pattern * size + extra_index(lead, pot, C, win, carry)]
+
+
+@njit(cache=True)
+def fill_turn_matrix(M, j, pattern, child, outcome, prize, lead, pot, vals_c, start, C, S, win, carry):
+    """The ``j x j`` matrix of one turn: holder's bid by row, opponent's by column.
+
+    ``start``, ``C`` and ``S`` describe the prize set left after this prize.
+    Entry = (points won now, under "points") + value of the position reached.
+    """
+    offer = pot + prize if carry else prize
+    for a in range(j):
+        for b in range(j):
+            s = outcome[pattern, a, b]
+            c = child[pattern, a, b]
+            if s != 0:
+                lead2, pot2, now = lead + s * offer, 0, s * offer
+            else:
+                lead2, pot2, now = lead, (offer if carry else 0), 0
+            later = child_value(vals_c, start, c, lead2, pot2, C, S, win, carry)
+            M[a, b] = later if win else now + later
+
+
+@njit(cache=True)
+def fill_terminal(vals, C, win, carry):
+    """Layer 0: the hand is over; "win" scores the sign of the lead (a pot is lost)."""
+    vals[:] = 0.0
+    if not win:
+        return
+    pot_max = C if carry else 0
+    for pot in range(pot_max + 1):
+        for lead in range(-(C - pot), C - pot + 1):
+            vals[extra_index(lead, pot, C, win, carry)] = np.sign(lead)
+
+
+@njit(cache=True)
+def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_of_mask,
+                    base_c, vals_c, sums_c, C, win, carry, M, x, y, T, basis, tally):
+    """Mean over the turned prize of the turn games' values; ``tally`` counts how each was solved."""
+    total = 0.0
+    for t in range(len(values)):
+        if (q_mask >> t) & 1:
+            prize = values[t]
+            cq = rank_of_mask[q_mask ^ (1 << t)]
+            fill_turn_matrix(M, j, pattern, child, outcome, prize, lead, pot,
+                             vals_c, base_c[cq], C + prize, sums_c[cq], win, carry)
+            v, status = solve_game(M, j, j, x, y, T, basis)
+            tally[0 if status == STATUS_PURE else (2 if status == STATUS_FAILED else 1)] += 1
+            total += v
+    return total / j
+
+
+@njit(parallel=True, cache=True)
+def solve_layer(j, lo, hi, masks, sums, base, child, outcome, swap, vals,
+                base_c, vals_c, sums_c, rank_of_mask, values, total_points, slack, win, carry, counts):
+    """Solve prize sets ``lo..hi-1`` of layer ``j``; ``counts[q]`` = (pure, simplex, failed)."""
+    npat = child.shape[0]
+    for q in prange(lo, hi):
+        M = np.empty((j, j))
+        x, y = np.empty(j), np.empty(j)
+        T = np.empty((j + 1, 2 * j + 1))
+        basis = np.empty(j, dtype=np.int64)
+        tally = np.zeros(3, dtype=np.int64)
+        S = sums[q]
+        C = slack + total_points - S
+        size = extra_size(C, win, carry)
+        for pattern in range(npat):
+            mirror = swap[pattern]
+            if mirror < pattern:
+                continue
+            for pot in range(C + 1 if carry else 1):
+                reach = C - pot if win else 0
+                for lead in range(-reach, reach + 1):
+                    if win and abs(lead) > S + pot:
+                        v = float(np.sign(lead))
+                    elif mirror == pattern and lead == 0:
+                        v = 0.0  # the same hands, level: a symmetric game
+                    else:
+                        v = _position_value(j, masks[q], pattern, lead, pot, child, outcome, values,
+                                            rank_of_mask, base_c, vals_c, sums_c, C, win, carry,
+                                            M, x, y, T, basis, tally)
+                    vals[base[q] + pattern * size + extra_index(lead, pot, C, win, carry)] = v
+                    vals[base[q] + mirror * size + extra_index(-lead, pot, C, win, carry)] = -v
+        counts[q, 0] = tally[0]
+        counts[q, 1] = tally[1]
+        counts[q, 2] = tally[2]
