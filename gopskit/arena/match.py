@@ -37,16 +37,12 @@ def start_game(rules: Rules, agents: Sequence[Agent], seed=None) -> GameState:
 
 def step(state: GameState, agents: Sequence[Agent]):
     """Ask every player to move now for a move and apply the joint move."""
-    joint = {}
-    for player in state.to_move():
-        move = agents[player].act(state.observation(player))
-        if move not in state.legal_moves(player):
-            raise AgentError(
-                f"{agents[player].name} (player {player + 1}) chose {move!r}, which is not allowed; "
-                f"allowed: {state.legal_moves(player)}"
-            )
-        joint[player] = move
-    return state.apply(joint)
+    joint = {player: agents[player].act(state.observation(player)) for player in state.to_move()}
+    try:
+        return state.apply(joint)
+    except IllegalMoveError as exc:
+        names = ", ".join(f"{agents[p].name} (player {p + 1}) chose {m!r}" for p, m in joint.items())
+        raise AgentError(f"a bot made an illegal move: {exc} [{names}]") from None
 
 
 def play_game(rules: Rules, agents: Sequence, seed=None) -> GameState:

@@ -38,6 +38,7 @@ option                 default     meaning
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -313,6 +314,7 @@ class GoofspielState(GameState):
         self.bids: list[tuple[int, ...]] = []
         self.events: list[TurnResult] = []
         self.dealer_bid: int | None = None
+        self._views: list[list[TurnView]] = [[] for _ in range(p)]  # history as each player saw it
 
     # -- protocol ----------------------------------------------------------
     @property
@@ -340,6 +342,14 @@ class GoofspielState(GameState):
     def legal_moves(self, player):
         player = self.check_player(player)
         return sorted(self.hands[player]) if player in self.to_move() else []
+
+    def clone(self):
+        twin = copy.copy(self)
+        twin.deck, twin.hands = list(self.deck), [set(h) for h in self.hands]
+        twin.won, twin.carried, twin.lost = [list(w) for w in self.won], list(self.carried), list(self.lost)
+        twin.bids, twin.events = list(self.bids), list(self.events)
+        twin._views = [list(v) for v in self._views]
+        return twin
 
     def joint_move(self, moves):
         if not self.is_terminal() and self.dealer is not None and self.dealer_bid is None:
@@ -378,6 +388,9 @@ class GoofspielState(GameState):
             self.lost.extend(offer)
         event = TurnResult(self.turn, prize, offer, bids, winner, sum(map(rules.points, offer)), outcome, tied)
         self.events.append(event)
+        public = None if rules.hidden_bids else TurnView(prize, offer, bids, winner, outcome)
+        for player, views in enumerate(self._views):
+            views.append(public or self._view(event, player, show_bids=False))
         return event
 
     def scores(self):
@@ -405,7 +418,7 @@ class GoofspielState(GameState):
             hand=tuple(sorted(self.hands[player])), prize=prize, offer=offer,
             unseen_prizes=tuple(pile if known_order else sorted(pile)),
             hands=hands, table_bids=tuple(table),
-            history=tuple(self._view(e, player, show_bids) for e in self.events),
+            history=tuple(self._views[player]),
             won=None if face_down else tuple(tuple(w) for w in self.won),
             scores=None if face_down else tuple(self.scores()),
             eligible=self.eligible, dealer=self.dealer, prize_order_known=known_order,
