@@ -1,0 +1,483 @@
+"""The sandbox worker: one student's strategy in a Python process of its own.
+
+This file runs as a script in a fresh interpreter (see
+:mod:`gopskit.arena.sandbox`), with its working directory set to a private
+temporary folder holding only the student's file. It imports nothing from
+gopskit, so a broken entry cannot break the kit, and it speaks a tiny protocol
+on two private pipes:
+
+* the parent sends ``marshal`` messages, each prefixed by its 4-byte length:
+  first the configuration, then ``{"op": "play", "items": [...]}`` batches
+  (one item per game waiting for this entry's move: ``[key, seed, obs]``),
+  ``{"op": "reset"}`` (forget every game) or ``{"op": "quit"}``;
+* the worker answers with JSON lines: ``{"ready": ...}`` once, then one line
+  per item (``{"k": key, "m": move}`` or ``{"k": key, "e": kind, "d":
+  detail}``) and ``{"done": n, "out": text, "cut": chars}`` closing a batch.
+
+Replies are JSON, never pickle, because the parent must not trust them.
+
+Guards, each a rule of the tournament (docs/tournaments.md):
+
+* a per-move time limit (``SIGALRM`` raises inside the student's code; the
+  parent also kills a worker that stops answering);
+* a memory limit (``RLIMIT_AS``) and a file-size limit;
+* ``print`` output is captured into a capped buffer, never the protocol pipe;
+* an audit hook (PEP 578) refuses to open, list or change files outside the
+  entry's own folder (the Python library excepted, read-only), to start
+  processes, to use sockets and to call C functions through ``ctypes``.
+  Audit hooks are a classroom fence, not a security boundary: run a
+  tournament of truly hostile code inside a container.
+"""
+
+import importlib.util
+import inspect
+import json
+import marshal
+import operator
+import os
+import random
+import signal
+import struct
+import sys
+import sysconfig
+import time
+import traceback
+
+_DENIED_PREFIXES = (
+    "subprocess.", "os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.forkpty",
+    "os.kill", "os.killpg", "os.chdir", "os.fchdir", "pty.", "socket.", "ctypes.dlsym",
+    "ctypes.call_function", "ctypes.string_at", "ctypes.wstring_at", "ctypes.addressof",
+    "urllib.", "http.client.", "ftplib.", "smtplib.", "poplib.", "imaplib.", "nntplib.",
+    "telnetlib.", "webbrowser.", "resource.setrlimit", "resource.prlimit", "gc.get_",
+    "sys.addaudithook", "os.setuid", "os.setgid",
+)
+_READ_EVENTS = ("os.listdir", "os.scandir", "glob.glob", "glob.glob/2", "os.listxattr", "os.getxattr", "ctypes.dlopen")
+_WRITE_EVENTS = (
+    "os.mkdir", "os.remove", "os.rename", "os.rmdir", "os.symlink", "os.link", "os.chmod", "os.chown",
+    "os.chflags", "os.lchflags", "os.truncate", "os.utime", "os.mkfifo", "os.mknod", "os.setxattr",
+    "os.removexattr", "shutil.copyfile", "shutil.copymode", "shutil.copystat", "shutil.copytree",
+    "shutil.rmtree", "shutil.move", "shutil.chown", "shutil.make_archive", "shutil.unpack_archive",
+)
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+_DEVICES = ("/dev/null", "/dev/urandom", "/dev/random")
+_MAX_INT = 2**31
+
+
+class MoveTimeout(BaseException):
+    """Raised inside the student's code when the move's time is up."""
+
+
+class Observation:
+    """What your seat may see now, read with dots: ``observation.prize``.
+
+    Lists arrive as tuples; past turns in ``observation.history`` are
+    observations too (``turn.prize``, ``turn.bids``, ``turn.winner``).
+    ``observation["prize"]`` works as well; ``dir(observation)`` lists the fields.
+    """
+
+    __slots__ = ("_data", "_cache")
+
+    def __init__(self, data):
+        object.__setattr__(self, "_data", data)
+        object.__setattr__(self, "_cache", {})
+
+    def __getattr__(self, name):
+        cache = self._cache
+        if name in cache:
+            return cache[name]
+        if name not in self._data:
+            fields = ", ".join(sorted(self._data))
+            raise AttributeError(f"the observation has no field {name!r}; its fields are: {fields}")
+        value = cache[name] = _freeze(self._data[name])
+        return value
+
+    def __getitem__(self, name):
+        try:
+            return self.__getattr__(name)
+        except AttributeError as exc:
+            raise KeyError(str(exc)) from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("the observation is read-only; keep your own notes in variables")
+
+    def __dir__(self):
+        return sorted(self._data)
+
+    def keys(self):
+        return list(self._data)
+
+    def to_dict(self):
+        """A plain copy of the data (lists and dicts)."""
+        return json.loads(json.dumps(self._data))
+
+    def __repr__(self):
+        shown = ", ".join(f"{k}={_freeze(v)!r}" for k, v in self._data.items() if k != "history")
+        return f"Observation({shown}, history=<{len(self._data.get('history') or ())} turns>)"
+
+
+def _freeze(value):
+    if type(value) is list:
+        return tuple(_freeze(v) for v in value)
+    if type(value) is dict:
+        return Observation(value)
+    return value
+
+
+class CappedText:
+    """A stand-in for ``sys.stdout``: keeps the first ``limit`` characters."""
+
+    def __init__(self, limit):
+        self.limit, self.parts, self.size, self.cut = limit, [], 0, 0
+
+    def write(self, text):
+        text = str(text)
+        room = self.limit - self.size
+        if room > 0:
+            self.parts.append(text[:room])
+            self.size += min(room, len(text))
+        self.cut += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def take(self):
+        text, cut = "".join(self.parts), self.cut
+        self.parts, self.size, self.cut = [], 0, 0
+        return text, cut
+
+
+# ------------------------------------------------------------ the fence ---
+class Fence:
+    """The audit hook: file access only inside ``home`` (and the library, read-only)."""
+
+    def __init__(self, home, read_dirs):
+        self.home = os.path.realpath(home)
+        roots = [sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+        roots += list(read_dirs)
+        self.read_roots = tuple({os.path.realpath(r) for r in roots if r})
+        self.busy = False
+
+    def __call__(self, event, args):
+        if self.busy:
+            return
+        if event.startswith(_DENIED_PREFIXES):
+            raise PermissionError(f"{event} is not allowed in a tournament")
+        if event == "open":
+            self._check_open(args)
+        elif event in _READ_EVENTS:
+            self._check_paths(event, args[:1], write=False)
+        elif event in _WRITE_EVENTS:
+            self._check_paths(event, args, write=True)
+
+    def _check_open(self, args):
+        path = args[0]
+        mode, flags = (args[1] if len(args) > 1 else None), (args[2] if len(args) > 2 else 0)
+        write = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & _WRITE_FLAGS)
+        self._check_paths("open", (path,), write)
+
+    def _check_paths(self, event, paths, write):
+        for path in paths:
+            if not _is_path(path):
+                continue
+            self.busy = True
+            try:
+                real = os.path.realpath(os.fsdecode(os.fspath(path)))
+            finally:
+                self.busy = False
+            if self._allowed(real, write):
+                continue
+            raise PermissionError(
+                f"{event} of {os.fsdecode(os.fspath(path))!r} is not allowed: a strategy may only use files "
+                f"in its own folder"
+            )
+
+    def _allowed(self, real, write):
+        if _inside(real, self.home):
+            return True
+        if write:
+            return real == "/dev/null"
+        return real in _DEVICES or any(_inside(real, root) for root in self.read_roots)
+
+
+def _is_path(value):
+    return isinstance(value, (str, bytes, os.PathLike))
+
+
+def _inside(path, root):
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _apply_limits(memory_limit):
+    import resource
+
+    limits = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 16 * 2**20)]
+    if memory_limit:
+        limits.append((resource.RLIMIT_AS, int(memory_limit)))
+    for which, value in limits:
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+# ---------------------------------------------------- loading the entry ---
+class LoadError(Exception):
+    """The student's file cannot be used; the message is for a beginner."""
+
+
+def load_strategy(filename):
+    """Import ``filename`` and return ``(kind, player)``: a function or a class."""
+    path = os.path.abspath(filename)
+    spec = importlib.util.spec_from_file_location("student_strategy", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["student_strategy"] = module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        code = (exc.text or "").strip()
+        raise LoadError(f"Python cannot read line {exc.lineno}: {exc.msg}" + (f" (`{code}`)" if code else "")) from None
+    except MoveTimeout:
+        raise LoadError("importing the file took too long (does it run a loop outside the function?)") from None
+    except BaseException as exc:  # noqa: BLE001 - anything the file does must be reported, not raised
+        raise LoadError(f"importing the file failed: {describe_exception(exc, path)}") from None
+    return pick_strategy(module, os.path.basename(path))
+
+
+def pick_strategy(module, name):
+    """Find ``class Strategy`` or ``def strategy(observation)`` in ``module``."""
+    found = getattr(module, "Strategy", None) or getattr(module, "strategy", None)
+    if isinstance(found, type):
+        method = next((getattr(found, m) for m in ("strategy", "act", "play") if callable(getattr(found, m, None))), None)
+        if method is None:
+            raise LoadError(f"class {found.__name__} needs a method `def strategy(self, observation):`")
+        check_signature(method, f"{found.__name__}.{method.__name__}", ("self", "observation"))
+        check_signature(found, f"{found.__name__}()", ())
+        return "class", found
+    if callable(found):
+        check_signature(found, "strategy", ("observation",))
+        return "function", found
+    functions = [n for n, v in vars(module).items() if inspect.isfunction(v) and not n.startswith("_")]
+    hint = f" It defines {', '.join(functions)}: rename the one that bids to `strategy`." if functions else ""
+    raise LoadError("there is no function called `strategy`. Write `def strategy(observation):` "
+                    f"that returns the card to bid.{hint}")
+
+
+def check_signature(func, label, wanted):
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(*range(len(wanted)))
+    except TypeError:
+        line = getattr(getattr(func, "__code__", None), "co_firstlineno", None)
+        where = f" (line {line})" if line else ""
+        if label.endswith("()"):
+            raise LoadError(f"{label}{where} must work without arguments: `def __init__(self):`") from None
+        raise LoadError(
+            f"`{label}{signature}`{where} must take exactly one input, the observation: "
+            f"`def {label.split('.')[-1]}({', '.join(wanted)}):`"
+        ) from None
+
+
+def describe_exception(exc, path):
+    """``'ZeroDivisionError: division by zero (line 4: `return 1 / 0`)'``."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+    where = ""
+    if frames:
+        frame = frames[-1]
+        where = f" (line {frame.lineno}" + (f": `{frame.line.strip()}`" if frame.line else "") + ")"
+    text = _safe_str(exc)
+    return f"{type(exc).__name__}{': ' + text if text else ''}{where}"
+
+
+def _safe_str(exc):
+    try:
+        return str(exc)[:300]
+    except BaseException:  # noqa: BLE001 - a hostile __str__
+        return ""
+
+
+# ------------------------------------------------------------- playing ---
+class Worker:
+    """Plays the entry's side of many games; keeps one strategy object per game."""
+
+    def __init__(self, config, kind, player, output):
+        self.limit = float(config["time_limit"])
+        self.path = os.path.abspath(config["file"])
+        self.kind, self.player, self.output = kind, player, output
+        self.games = {}
+        self.armed = False
+
+    def on_alarm(self, signum, frame):
+        if self.armed:
+            raise MoveTimeout()
+
+    def play(self, items, timeouts_left, send):
+        for key, seed, data in items:
+            if timeouts_left <= 0:
+                send({"k": key, "e": "withdrawn", "d": "too many timeouts"})
+                continue
+            reply = self.move(key, seed, data)
+            timeouts_left -= reply.get("e") == "timeout"
+            send(reply)
+
+    def move(self, key, seed, data):
+        game = self.games.get(key)
+        if game is None:
+            game = self.games[key] = {"seed": int(seed or 0), "moves": 0, "object": None}
+        move_seed = game["seed"] * 1_000_003 + game["moves"]
+        random.seed(move_seed)
+        numpy_random = sys.modules.get("numpy.random")
+        if numpy_random is not None:  # only when the student imported numpy
+            numpy_random.seed(move_seed % 2**32)
+        game["moves"] += 1
+        start = time.perf_counter()
+        try:
+            move = self.call(game, Observation(data))
+        except MoveTimeout:
+            return {"k": key, "e": "timeout", "d": f"took longer than {self.limit:g} s (the time limit per move)"}
+        except MemoryError:
+            return {"k": key, "e": "memory", "d": "ran out of memory (MemoryError)"}
+        except BaseException as exc:  # noqa: BLE001 - the student's error is a forfeit, not ours
+            return {"k": key, "e": "exception", "d": describe_exception(exc, self.path)}
+        if time.perf_counter() - start > self.limit:
+            return {"k": key, "e": "timeout", "d": f"took longer than {self.limit:g} s (the time limit per move)"}
+        return check_move(key, move)
+
+    def call(self, game, observation):
+        self.armed = True
+        signal.setitimer(signal.ITIMER_REAL, self.limit)
+        try:
+            if self.kind == "function":
+                return self.player(observation)
+            if game["object"] is None:
+                game["object"] = self.player()
+                if callable(getattr(game["object"], "reset", None)):
+                    game["object"].reset()
+            obj = game["object"]
+            method = next(getattr(obj, m) for m in ("strategy", "act", "play") if callable(getattr(obj, m, None)))
+            return method(observation)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.armed = False
+
+
+def check_move(key, move):
+    """Turn the student's answer into a JSON move, or explain why it is not one."""
+    if type(move) is str:
+        return {"k": key, "m": move[:40]}
+    if isinstance(move, bool) or move is None or type(move) is float:
+        why = {None: "returned None: did your function forget `return`?"}.get(move, f"returned {move!r}")
+        hint = "; a card is a whole number such as 5" if move is not None else ""
+        return {"k": key, "e": "malformed", "d": why + hint}
+    try:
+        number = move if type(move) is int else operator.index(move)
+    except BaseException:  # noqa: BLE001 - any object may come back
+        return {"k": key, "e": "malformed", "d": f"returned a {_type_name(move)}; a card is a whole number such as 5"}
+    if not -_MAX_INT < number < _MAX_INT:
+        return {"k": key, "e": "malformed", "d": "returned a number far larger than any card"}
+    return {"k": key, "m": int(number)}
+
+
+def _type_name(value):
+    try:
+        return str(type(value).__name__)[:40]
+    except BaseException:  # noqa: BLE001
+        return "strange object"
+
+
+# ------------------------------------------------------------ protocol ---
+class Channel:
+    """Length-prefixed marshal in, JSON lines out, on two private file descriptors."""
+
+    def __init__(self, fd_in, fd_out):
+        self.fd_in, self.fd_out = fd_in, fd_out
+        self.pending, self.last_flush = [], time.monotonic()
+
+    def receive(self):
+        size = struct.unpack(">I", self._read(4))[0]
+        return marshal.loads(self._read(size))
+
+    def _read(self, size):
+        chunks = []
+        while size:
+            chunk = os.read(self.fd_in, min(size, 1 << 20))
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            size -= len(chunk)
+        return b"".join(chunks)
+
+    def send(self, message, flush=False):
+        self.pending.append(json.dumps(message, separators=(",", ":")) + "\n")
+        if flush or time.monotonic() - self.last_flush > 0.02:
+            self.flush()
+
+    def flush(self):
+        data = "".join(self.pending).encode("utf-8")
+        self.pending = []
+        while data:
+            data = data[os.write(self.fd_out, data):]
+        self.last_flush = time.monotonic()
+
+
+def _private_pipes():
+    """Keep stdin/stdout for the protocol; give the student /dev/null and a capped buffer."""
+    fd_in, fd_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    sys.stdin = open(os.devnull, encoding="utf-8")
+    return Channel(fd_in, fd_out)
+
+
+def main():
+    sys.dont_write_bytecode = True
+    channel = _private_pipes()
+    config = channel.receive()
+    output = CappedText(int(config.get("output_limit", 4000)))
+    sys.stdout = sys.stderr = output
+    _apply_limits(config.get("memory_limit"))
+    worker = Worker(config, None, None, output)
+    signal.signal(signal.SIGALRM, worker.on_alarm)
+    sys.addaudithook(Fence(os.getcwd(), config.get("read_dirs", ())))
+    try:
+        worker.armed = True
+        signal.setitimer(signal.ITIMER_REAL, float(config.get("load_time_limit", 10)))
+        worker.kind, worker.player = load_strategy(config["file"])
+    except LoadError as exc:
+        channel.send({"ready": False, "error": str(exc)}, flush=True)
+        return
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        worker.armed = False
+    channel.send({"ready": True, "kind": worker.kind}, flush=True)
+    serve(channel, worker, output)
+
+
+def serve(channel, worker, output):
+    while True:
+        try:
+            message = channel.receive()
+        except EOFError:
+            return
+        op = message.get("op")
+        if op == "quit":
+            return
+        if op == "reset":
+            worker.games.clear()
+        elif op == "play":
+            worker.play(message["items"], message.get("timeouts_left", 1 << 30), channel.send)
+        text, cut = output.take()
+        channel.send({"done": len(message.get("items", ())), "out": text, "cut": cut}, flush=True)
+
+
+if __name__ == "__main__":
+    main()

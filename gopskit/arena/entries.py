@@ -1,0 +1,160 @@
+"""Tournament entries: the kit's bots and students' strategy files.
+
+A student's strategy is a Python file with a function::
+
+    def strategy(observation):
+        return observation.prize      # the card to bid
+
+or, for a strategy that remembers things during a game, a class::
+
+    class Strategy:
+        def reset(self):              # called before each game
+            self.seen = []
+        def strategy(self, observation):
+            self.seen.append(observation.prize)
+            return max(observation.hand)
+
+A folder of such files is a class's submissions (:func:`entries_from_folder`);
+functions written in a notebook become entries with :func:`entry_from_function`.
+:func:`check_entry` is the submission check: it loads the file and plays one
+game against the random bot, and explains any problem for a beginner.
+
+>>> [e.name for e in [bot_entry("random"), bot_entry("match-prize")]]
+['random', 'match-prize']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import inspect
+import pathlib
+import tempfile
+import textwrap
+
+from ..agents import agent_class
+from ..errors import OptionError
+from .sandbox import Limits, SandboxWorker
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """One player of a tournament: a bot (``kind="bot"``) or a student's file."""
+
+    name: str
+    kind: str
+    bot: str | None = None
+    path: pathlib.Path | None = None
+    digest: str = ""
+
+    def info(self) -> dict:
+        """JSON-ready description (saved with the results)."""
+        return {"name": self.name, "kind": self.kind, "bot": self.bot,
+                "path": str(self.path) if self.path else None, "sha256": self.digest}
+
+
+def bot_entry(name: str, label: str | None = None) -> Entry:
+    """Enter the registered bot ``name`` (checked now, so a typo fails early)."""
+    agent_class(name)
+    return Entry(name=label or name, kind="bot", bot=name)
+
+
+def student_entry(path, name: str | None = None) -> Entry:
+    """Enter the strategy file ``path``; its name is the file name without ``.py``."""
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise OptionError(f"no strategy file at {path}; give the path of a .py file")
+    if path.suffix != ".py":
+        raise OptionError(f"{path.name} is not a Python file; strategy files end in .py")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return Entry(name=name or path.stem, kind="student", path=path.resolve(), digest=digest)
+
+
+def entries_from_folder(folder) -> list[Entry]:
+    """Every ``*.py`` file of ``folder`` (sorted; names starting with ``_`` or ``.`` skipped)."""
+    folder = pathlib.Path(folder)
+    if not folder.is_dir():
+        raise OptionError(f"{folder} is not a folder; give the folder holding the students' .py files")
+    files = sorted(p for p in folder.glob("*.py") if not p.name.startswith(("_", ".")))
+    if not files:
+        raise OptionError(f"{folder} holds no strategy files (*.py)")
+    return [student_entry(p) for p in files]
+
+
+def entry_from_function(func, name: str | None = None, folder=None) -> Entry:
+    """Turn a function (or class) defined in a notebook into a student entry.
+
+    The function's source is written to its own file, so it runs in a
+    sandbox like any submission. Put the imports it needs inside the
+    function (``math`` and ``random`` are imported for you).
+    """
+    try:
+        source = textwrap.dedent(inspect.getsource(func))
+    except (OSError, TypeError):
+        raise OptionError(f"cannot read the source of {func!r}; define it in a notebook cell or a file") from None
+    alias = "Strategy" if isinstance(func, type) else "strategy"
+    text = f"import math\nimport random\n\n{source}\n{alias} = {func.__name__}\n"
+    folder = pathlib.Path(folder) if folder else pathlib.Path(tempfile.mkdtemp(prefix="gopskit-notebook-"))
+    path = folder / f"{name or func.__name__}.py"
+    path.write_text(text, encoding="utf-8")
+    return student_entry(path, name or func.__name__)
+
+
+def unique_names(entries: list[Entry]) -> list[Entry]:
+    """Rename entries that share a name: ``alice``, ``alice (2)``, ..."""
+    seen: dict[str, int] = {}
+    out = []
+    for entry in entries:
+        count = seen[entry.name] = seen.get(entry.name, 0) + 1
+        out.append(entry if count == 1 else dataclasses.replace(entry, name=f"{entry.name} ({count})"))
+    return out
+
+
+# ----------------------------------------------------- submission check ---
+@dataclasses.dataclass(frozen=True)
+class EntryCheck:
+    """The verdict on one submission: ``ok`` and a message for the student."""
+
+    name: str
+    ok: bool
+    message: str
+
+    def __str__(self) -> str:
+        return f"{'OK  ' if self.ok else 'FAIL'} {self.name}: {self.message}"
+
+
+def check_entry(entry, rules=None, limits: Limits | None = None, seed: int = 0) -> EntryCheck:
+    """Load a strategy and play one game against the random bot, seat 1.
+
+    The message says what was wrong and where (the line, the turn, what was
+    expected), in words a beginner can act on.
+    """
+    from ..games.goofspiel import Goofspiel
+    from .tables import play_games
+
+    entry = entry if isinstance(entry, Entry) else student_entry(entry)
+    rules = rules or Goofspiel(num_cards=13)
+    with SandboxWorker(entry.path, limits) as worker:
+        if not worker.start():
+            return EntryCheck(entry.name, False, f"{entry.path.name}: {worker.load_error}")
+        game = play_games(rules, [entry, bot_entry("random")], [seed], {entry.name: worker})[0]
+    if game["forfeits"]:
+        return EntryCheck(entry.name, False, explain_forfeit(game["forfeits"][0], entry.path.name))
+    points = game["points"]
+    return EntryCheck(entry.name, True, f"played a whole game against the random bot ({points[0]:g} to {points[1]:g})")
+
+
+def explain_forfeit(forfeit: dict, filename: str = "") -> str:
+    """One sentence for a student: ``'turn 3: bid 14, which is not a card ...'``."""
+    where = f"{filename}, " if filename else ""
+    lead = {
+        "exception": "your strategy raised ",
+        "crash": "your strategy stopped working: ",
+        "load": "the file could not be used: ",
+        "withdrawn": "your strategy was ",
+    }.get(forfeit["reason"], "your strategy ")
+    return f"{where}turn {forfeit.get('turn', '?')}: {lead}{forfeit['detail']}"
+
+
+__all__ = ["Entry", "EntryCheck", "bot_entry", "check_entry", "entries_from_folder", "entry_from_function",
+           "explain_forfeit", "student_entry", "unique_names"]

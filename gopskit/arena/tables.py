@@ -1,0 +1,289 @@
+"""Play many games at one table at once: bots in this process, students in sandboxes.
+
+A *table* is a list of entries, one per seat. :func:`play_games` deals one
+game per seed and advances all of them together: at every step it gathers
+the observations each student entry must answer into **one message per
+entry** (so a sandbox round trip serves a hundred games), lets the bots move
+meanwhile, then applies the joint moves.
+
+Forfeits (the rule is in ``docs/tournaments.md``): when a strategy raises,
+runs out of time or memory, stops its process, or returns something that is
+not a legal move, that game stops at once. The forfeiting player scores 0
+and loses; every other player wins and scores the whole hand's prize points
+(``rules.total_points()``: 91 with 13 cards; in match play, its match total
+so far plus one whole hand). When several players forfeit on the same move,
+they all score 0; if everyone does, nobody wins. The tournament itself never
+stops: the reason is written into the game's result.
+
+>>> from gopskit.games.goofspiel import Goofspiel
+>>> from gopskit.arena.entries import bot_entry
+>>> games = play_games(Goofspiel(num_cards=5), [bot_entry("random"), bot_entry("random")], [1, 2])
+>>> [sum(game["points"]) <= 15 for game in games]
+[True, True]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..agents import make_agent
+from ..games.base import MatchState
+from .sandbox import Reply
+
+FORFEIT_KINDS = ("exception", "timeout", "memory", "malformed", "illegal", "crash", "load", "withdrawn")
+
+
+@dataclasses.dataclass
+class _Game:
+    """One game in progress at a table."""
+
+    key: str
+    seed: int
+    entries: Sequence
+    state: object
+    bots: dict
+    student_seeds: dict
+    forfeits: list = dataclasses.field(default_factory=list)
+    over: bool = False
+
+
+def play_games(rules, entries: Sequence, seeds: Sequence[int], workers: Mapping | None = None,
+               prefix: str = "") -> list[dict]:
+    """Play one game per seed with ``entries[p]`` in seat ``p``; return one result per game.
+
+    ``workers`` maps a student entry's name to its
+    :class:`~gopskit.arena.sandbox.SandboxWorker`. Each result is JSON-ready:
+    ``{"seats": names, "seed", "points", "winners", "forfeits", "record"}``
+    with ``record`` in the game's record format (DESIGN.md contract 1).
+    Game ``k`` deals from ``seeds[k]`` exactly as :func:`gopskit.arena.play_game`
+    does, so a bots-only game replays with ``play_game(rules, bots, seed)``.
+    """
+    return play_tables(rules, [(entries, seeds)], workers, prefix)[0]
+
+
+def play_tables(rules, tables: Sequence, workers: Mapping | None = None, prefix: str = "") -> list[list[dict]]:
+    """Play several tables at once: ``tables`` holds ``(entries, seeds)`` pairs.
+
+    All their games advance together, so while one sandbox thinks the
+    others (and this process) keep working. Returns one list of results per
+    table, as :func:`play_games` does.
+    """
+    workers = workers or {}
+    tables = [(list(entries), list(seeds)) for entries, seeds in tables]
+    games = [[_deal(rules, entries, int(seed), f"{prefix}{t}.{g}") for g, seed in enumerate(seeds)]
+             for t, (entries, seeds) in enumerate(tables)]
+    live = [game for table in games for game in table]
+    while live:
+        replies = _gather_moves(live, workers)
+        for game in live:
+            _advance(game, replies)
+        live = [game for game in live if not game.over]
+    return [[_result(rules, game) for game in table] for table in games]
+
+
+def _deal(rules, entries, seed, key) -> _Game:
+    deal, *streams = np.random.SeedSequence(seed).spawn(1 + len(entries))
+    state = rules.new_game(np.random.default_rng(deal))
+    bots, student_seeds = {}, {}
+    for seat, (entry, stream) in enumerate(zip(entries, streams)):
+        if entry.kind == "bot":
+            agent = make_agent(entry.bot)
+            agent.reset(rules, seat, np.random.default_rng(stream))
+            bots[seat] = agent
+        else:
+            student_seeds[seat] = int(stream.generate_state(1)[0])
+    return _Game(key, seed, entries, state, bots, student_seeds)
+
+
+def _gather_moves(live, workers) -> dict:
+    """Ask every player to move in every live game: ``{(game key, seat): Reply}``.
+
+    Each student entry's batch is sent as soon as it is built, so it thinks
+    while the next batch is prepared; bots move last, then the answers are
+    collected.
+    """
+    requests: dict[str, list] = {}
+    for game in live:
+        for seat in game.state.to_move():
+            if seat in game.student_seeds:
+                requests.setdefault(game.entries[seat].name, []).append((game, seat))
+    for name, asked in requests.items():
+        items = [(f"{game.key}/{seat}", game.student_seeds[seat], observation_data(game.state.observation(seat)))
+                 for game, seat in asked]
+        if name in workers:
+            workers[name].send(items)
+    replies = {}
+    for game in live:
+        for seat, agent in game.bots.items():
+            if seat in game.state.to_move():
+                replies[game.key, seat] = _bot_move(agent, game.state.observation(seat))
+    for name, asked in requests.items():
+        answers = workers[name].collect() if name in workers else {}
+        for game, seat in asked:
+            replies[game.key, seat] = answers.get(f"{game.key}/{seat}", Reply(error="load", detail="no sandbox"))
+    return replies
+
+
+def _bot_move(agent, observation) -> Reply:
+    try:
+        return Reply(move=agent.act(observation))
+    except Exception as exc:  # noqa: BLE001 - a broken bot forfeits like anyone else
+        return Reply(error="exception", detail=f"{type(exc).__name__}: {exc}")
+
+
+def _advance(game: _Game, replies) -> None:
+    state, joint = game.state, {}
+    for seat in state.to_move():
+        reply = replies[game.key, seat]
+        if reply.ok:
+            reply = judge_move(reply.move, state.legal_moves(seat))
+        if not reply.ok:
+            game.forfeits.append({"seat": seat, "entry": game.entries[seat].name, "reason": reply.error,
+                                  "detail": reply.detail, "turn": _turn(state)})
+        else:
+            joint[seat] = reply.move
+    if game.forfeits:
+        game.over = True
+        return
+    state.apply(joint)
+    game.over = state.is_terminal()
+
+
+def judge_move(move, legal: Sequence) -> Reply:
+    """Accept ``move`` if it is one of ``legal`` (same kind of value), else say why not.
+
+    >>> judge_move(14, [2, 5, 9]).detail
+    'bid 14, which is not a card in the hand (cards left: 2, 5, 9)'
+    >>> judge_move("5", [2, 5, 9]).error
+    'malformed'
+    """
+    for option in legal:
+        if _same_move(move, option):
+            return Reply(move=option)
+    numeric = all(isinstance(m, (int, np.integer)) and not isinstance(m, bool) for m in legal)
+    shown = ", ".join(map(str, legal))
+    if numeric and not (isinstance(move, (int, np.integer)) and not isinstance(move, bool)):
+        return Reply(error="malformed", detail=f"returned {_short(move)}, which is not a card; "
+                     f"a card is a whole number such as {legal[0] if legal else 1}")
+    if numeric:
+        return Reply(error="illegal", detail=f"bid {move}, which is not a card in the hand (cards left: {shown})")
+    return Reply(error="illegal", detail=f"played {_short(move)}, which is not allowed now (allowed: {shown})")
+
+
+def _same_move(move, option) -> bool:
+    if isinstance(move, bool) or isinstance(option, bool):
+        return False
+    if isinstance(move, (int, np.integer)) and isinstance(option, (int, np.integer)):
+        return int(move) == int(option)
+    return type(move) is type(option) and move == option
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _turn(state) -> int:
+    """The 1-based turn of the current hand (for forfeit reports)."""
+    hand = state.hand if isinstance(state, MatchState) else state
+    return len(getattr(hand, "events", ())) + 1
+
+
+# --------------------------------------------------------------- scoring ---
+def forfeit_points(rules, state, forfeiting: Sequence[int]) -> list[float]:
+    """Points after a forfeit (see the module docstring for the rule).
+
+    >>> from gopskit.games.goofspiel import Goofspiel
+    >>> rules = Goofspiel(num_cards=13)
+    >>> forfeit_points(rules, rules.new_game(1), [0])
+    [0, 91]
+    """
+    total = rules.total_points() if hasattr(rules, "total_points") else None
+    current = state.scores()
+    points = []
+    for seat in range(rules.num_players):
+        if seat in forfeiting:
+            points.append(0)
+        elif total is None:
+            points.append(current[seat])
+        elif isinstance(state, MatchState):
+            points.append(current[seat] + total)
+        else:
+            points.append(total)
+    return points
+
+
+def _result(rules, game: _Game) -> dict:
+    state = game.state
+    if game.forfeits:
+        out = sorted({f["seat"] for f in game.forfeits})
+        points = forfeit_points(rules, state, out)
+        winners = [p for p in range(rules.num_players) if p not in out]
+    else:
+        points, winners = list(state.scores()), list(state.winners())
+    return {
+        "seats": [e.name for e in game.entries], "seed": game.seed,
+        "points": [_number(p) for p in points], "winners": winners,
+        "forfeits": game.forfeits, "record": state.record(),
+    }
+
+
+def _number(value):
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
+# ------------------------------------------------------- observation data ---
+def observation_data(observation) -> dict:
+    """``observation.to_dict()``, several times faster (the sandbox sends millions).
+
+    Walks the dataclass fields once, descending only into containers and
+    nested dataclasses; the result equals ``observation.to_dict()`` exactly
+    (a property test checks it over every Goofspiel variant). Nested data of
+    frozen dataclasses (past turns) is shared between calls: read, never modify.
+    """
+    return {name: _plain(getattr(observation, name)) for name in _field_names(type(observation))}
+
+
+@functools.cache
+def _field_names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+_SCALARS = (int, str, bool, float, type(None))
+_SCALAR_SET = frozenset(_SCALARS)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _frozen_data(value) -> dict:
+    """Past turns repeat in every later observation: convert each one once."""
+    return observation_data(value)
+
+
+def _plain(value):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
+        if set(map(type, value)) <= _SCALAR_SET:
+            return list(value)
+        return [_plain(v) for v in value]
+    if kind is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value):
+        try:
+            return _frozen_data(value)
+        except TypeError:  # not hashable: convert it afresh
+            return observation_data(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
+
+
+__all__ = ["FORFEIT_KINDS", "forfeit_points", "judge_move", "observation_data", "play_games", "play_tables"]
