@@ -329,9 +329,13 @@ class ThropsState(GameState):
             hand_sizes=tuple(len(h) for h in self.hands),
             won=tuple(tuple(w) for w in self.won), scores=tuple(self.scores()),
             played=tuple(tuple(b[p] for b in self.bids) for p in range(3)),
-            unseen=tuple(sorted((c for c in full_deck() if c not in seen), key=card_order)),
+            unseen=tuple(sorted((c for c in self._all_cards() if c not in seen), key=card_order)),
             history=tuple(self.events),
         )
+
+    def _all_cards(self) -> list[str]:
+        """Every card of this deal (the whole pack, unless a short deal was set up by hand)."""
+        return [c for h in self.dealt for c in h] + self.stock
 
     # -- records -----------------------------------------------------------
     def record(self):
