@@ -105,6 +105,8 @@ class GameBoard(widgets.VBox):
     def click_card(self, move) -> None:
         """Choose ``move`` for the person whose hand is shown (a click on that card)."""
         seat = self._need_active()
+        if not self._shown:
+            raise GopsError(f"{self.names()[seat]}: press “Show my hand” first, while the others look away")
         if move not in self.state.legal_moves(seat):
             raise GopsError(f"{move!r} cannot be played now; playable: {', '.join(map(str, self.state.legal_moves(seat)))}")
         if self.view.confirm:
@@ -119,7 +121,7 @@ class GameBoard(widgets.VBox):
     def confirm(self) -> None:
         """Commit the chosen card (the confirm button, or Enter)."""
         seat = self._need_active()
-        if self.selected is None:
+        if self.selected is None or not self._shown:
             raise GopsError("choose a card first, then confirm")
         self.agents[seat].commit(self.selected, self.state.observation(seat))
         self.selected = None
