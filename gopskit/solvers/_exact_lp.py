@@ -221,7 +221,7 @@ def matrix_game(matrix) -> tuple[float, np.ndarray, np.ndarray]:
     for tests and one-off positions.
 
     >>> value, x, y = matrix_game([[3, -1], [1, 2]])
-    >>> round(value, 12), [round(p, 12) for p in x]
+    >>> round(value, 12), [round(float(p), 12) for p in x]
     (1.4, [0.2, 0.8])
     """
     M = np.ascontiguousarray(matrix, dtype=np.float64)
