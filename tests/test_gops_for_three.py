@@ -254,6 +254,8 @@ def test_options_are_checked():
         GopsForThree(aces_pair="yes")
     with pytest.raises(OptionError, match="prize stack"):
         GopsForThree().deal_from([1, 2, 3])
+    with pytest.raises(OptionError, match="prize stack"):
+        GopsForThree().deal_from(["1"] + list(range(2, 14)) + [JOKER])
 
 
 def test_legal_moves_list_the_ace_both_ways():
@@ -340,6 +342,8 @@ def random_deal(seed, aces_pair, bottom_joker, stop=None):
     state, rng = rules.new_game(seed), np.random.default_rng(seed + 1)
     steps = 0
     while not state.is_terminal() and steps != stop:
+        for p in range(3):  # legal moves are exactly the cards in hand, the Ace both ways
+            assert sorted({1 if m in ("A+", "A-") else m for m in state.legal_moves(p)}) == sorted(state.hands[p])
         state.apply({p: state.legal_moves(p)[rng.integers(len(state.legal_moves(p)))] for p in state.to_move()})
         steps += 1
     return state
@@ -358,6 +362,8 @@ def test_cards_and_prizes_are_conserved(args, stop):
     won = [c for w in state.won for t in w for c in t]
     unturned = state.stack[state.turned:]
     assert sorted(map(str, won + state.lost + list(state.offer) + unturned)) == sorted(map(str, PRIZE_CARDS))
+    record = json.loads(json.dumps(state.record()))
+    assert replay_record(record).record() == record  # partial deals replay too (a re-bid, a Joker pending)
 
 
 @settings(max_examples=40, deadline=None)

@@ -230,6 +230,7 @@ def random_deal(seed, scoring_suit, stop=None):
     state = Throps(target=None, scoring_suit=scoring_suit).new_game(seed)
     rng = np.random.default_rng(seed + 1)
     while not state.is_terminal() and state.trick != stop:
+        assert all(sorted(state.legal_moves(p)) == sorted(state.hands[p]) for p in range(3))
         state.apply({p: state.legal_moves(p)[rng.integers(len(state.legal_moves(p)))] for p in state.to_move()})
     return state
 
@@ -246,6 +247,8 @@ def test_every_card_is_somewhere_exactly_once(args, stop):
     cards = [c for h in state.hands for c in h] + played + won + state.stock[state.trick:]
     assert sorted(cards) == sorted(full_deck())
     assert all(len(h) == 13 - state.trick for h in state.hands)
+    record = json.loads(json.dumps(state.record()))
+    assert replay_record(record).record() == record
 
 
 @settings(max_examples=30, deadline=None)

@@ -89,7 +89,8 @@ class GopsForThree(Rules):
 
     def deal_from(self, stack: Sequence[Prize]) -> "GopsForThreeState":
         """A deal with the prize stack in the given order (lessons and worked examples)."""
-        if sorted(map(str, stack)) != sorted(map(str, PRIZE_CARDS)) or len(stack) != len(PRIZE_CARDS):
+        stack = list(stack)
+        if not all(map(is_prize_card, stack)) or sorted(map(str, stack)) != sorted(map(str, PRIZE_CARDS)):
             raise OptionError(f"a prize stack holds 1..13 and 'JK' once each, not {list(stack)!r}")
         return GopsForThreeState(self, stack)
 
@@ -118,6 +119,11 @@ def _check_int(name, value, low, high):
 
 
 # ------------------------------------------------------------ card values --
+def is_prize_card(card) -> bool:
+    """True for a diamond 1..13 (a plain int) or the Joker ``"JK"``."""
+    return card == JOKER or type(card) is int and 1 <= card <= 13
+
+
 def bid_strength(bid: Bid) -> int:
     """How high a bid ranks: ``"A-"`` 1, 2..13 as they are, ``"A+"`` 14.
 
@@ -228,7 +234,9 @@ class DealResult:
     rule: str
     joker_holder: int | None
 
-    def explain(self, names: Sequence[str]) -> str:
+    def explain(self, names: Sequence[str] | None = None) -> str:
+        """One sentence: the totals and who scores what, by which rule."""
+        names = list(names) if names else [f"Player {p + 1}" for p in range(3)]
         shown = ", ".join(map(str, self.totals))
         if self.rule == "high-low":
             hi, lo = self.totals.index(max(self.totals)), self.totals.index(min(self.totals))
@@ -472,7 +480,7 @@ def _replay(rules: GopsForThree, hand: Mapping, hand_number: int) -> GopsForThre
     if not isinstance(prizes, list) or not isinstance(rounds, list):
         raise RecordError(f"a Gops for three record needs lists 'prizes' and 'bids'{where}")
     for i, card in enumerate(prizes):
-        if not (card == JOKER or type(card) is int and 1 <= card <= 13):
+        if not is_prize_card(card):
             raise RecordError(f"prize {card!r} is not a diamond 1..13 or the Joker 'JK'{where}")
         if card in prizes[:i]:
             raise RecordError(f"prize {prize_name(card)} is listed twice{where}")
