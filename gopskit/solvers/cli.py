@@ -1,0 +1,68 @@
+"""The ``gopskit solve`` subcommand: solve two-player Goofspiel exactly and save it.
+
+``gopskit solve --cards 8 --objective points --ties discard --out gops8.npz``
+solves with a progress bar, prints what the solve did and an optimal first
+bid, and writes the solution (load it with
+:func:`gopskit.solvers.storage.load_solution`). Without ``--out`` the
+solution goes to the user cache, where the equilibrium bot finds it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+from pathlib import Path
+
+from .storage import SolutionFileError, cache_dir, save_solution, solution_filename
+
+
+def register(subparsers) -> None:
+    """Add ``solve`` to the ``gopskit`` command's subparsers."""
+    solve = subparsers.add_parser(
+        "solve", help="solve two-player Goofspiel exactly and save the solution",
+        description="Solve two-player Goofspiel exactly (backward induction, a matrix game per turn).",
+    )
+    solve.add_argument("--cards", type=int, default=8, help="cards per player, 1-13 (default 8; 10 takes seconds)")
+    solve.add_argument("--objective", default="points", help="points (expected point difference) or win (default points)")
+    solve.add_argument("--ties", default="discard", help="tie rule: discard or carry (default discard)")
+    solve.add_argument("--out", default=None, help="file to write (.npz); default: the user cache folder")
+    solve.add_argument("--quiet", action="store_true", help="no progress bar")
+    solve.set_defaults(func=run_solve)
+
+
+def _peak_memory_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _opening_line(solution) -> str:
+    n = solution.num_cards
+    full = range(1, n + 1)
+    policy = solution.policy(full, full, full, prize=n)
+    bids = ", ".join(f"{card}: {p:.3f}" for card, p in policy.items() if p > 0)
+    return f"Optimal first bid when the {n} is turned: {bids}"
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Solve, report and save; return the exit code."""
+    from .exact import check_options, solve_goofspiel
+
+    check_options(args.cards, args.objective, args.ties)
+    out = Path(args.out) if args.out else cache_dir() / solution_filename(args.cards, args.objective, args.ties)
+    if args.out and not out.parent.is_dir():
+        raise SolutionFileError(f"cannot write {out}: folder {out.parent} does not exist")
+    solution = solve_goofspiel(args.cards, args.objective, args.ties, progress=not args.quiet)
+    stats = solution.stats
+    print(f"Solved {args.cards}-card Goofspiel, objective={args.objective}, ties={args.ties}")
+    print(f"  positions: {stats.positions:,}  turn games: {stats.games:,} "
+          f"(pure saddle {stats.pure:,}, simplex {stats.simplex:,})")
+    print(f"  seconds: {stats.seconds:.2f}  peak memory: {_peak_memory_mib():.0f} MiB")
+    print(f"  {_opening_line(solution)}")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        save_solution(solution, out)
+    except OSError as exc:
+        raise SolutionFileError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"Saved to {out}")
+    sys.stdout.flush()
+    return 0
