@@ -216,6 +216,8 @@ class GameState:
         return copy.deepcopy(self)
 
     def check_player(self, player) -> int:
+        if type(player) is int and 0 <= player < self.num_players:  # the common case, fast
+            return player
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.num_players:
             raise IllegalMoveError(
                 f"seat {player!r} does not exist; seats are numbered 0 to {self.num_players - 1} (player 1 is seat 0)"
@@ -251,13 +253,15 @@ class GameState:
         missing = sorted(set(movers) - set(joint))
         if missing:
             raise IllegalMoveError(f"missing a move from {_players(missing)}")
-        for player, move in joint.items():
-            legal = self.legal_moves(player)
+        checked = {}
+        for player in movers:
+            move, legal = joint[player], self.legal_moves(player)
             if not _in(move, legal):
                 raise IllegalMoveError(
                     f"player {player + 1} cannot play {move!r}; allowed: {', '.join(map(str, legal)) or 'nothing'}"
                 )
-        return {p: _canonical(joint[p], self.legal_moves(p)) for p in movers}
+            checked[player] = _canonical(move, legal)
+        return checked
 
     def apply(self, moves):
         """Apply one joint move (see :meth:`joint_move`); return the game's event for it.
@@ -278,6 +282,8 @@ def _players(seats) -> str:
 def _in(move, legal) -> bool:
     if isinstance(move, bool):
         return False
+    if type(move) is int or type(move) is str:  # the common case, fast
+        return move in legal
     return any(move == m and type(move) is type(m) or _num_equal(move, m) for m in legal)
 
 
@@ -286,6 +292,8 @@ def _num_equal(a, b) -> bool:
 
 
 def _canonical(move, legal):
+    if type(move) is int or type(move) is str:
+        return move
     for m in legal:
         if move == m:
             return m

@@ -301,8 +301,11 @@ class GoofspielObservation(Observation):
 class GoofspielState(GameState):
     """One hand of Goofspiel. Build it with :meth:`Goofspiel.new_game`."""
 
+    num_players: int = 0  # a plain attribute here (the base class derives it): read on every move
+
     def __init__(self, rules: Goofspiel, deck: Sequence[int], dealer: int | None = None):
         self.rules = rules
+        self.num_players = rules.players
         self.deck = list(deck)
         self.dealer = dealer
         n, p = rules.num_cards, rules.players
