@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from ..errors import OptionError
 from ..games import available_games, rules_class

@@ -1,0 +1,56 @@
+"""How the Raj board looks: plus and minus prizes, bid cards 1 to 15."""
+
+from __future__ import annotations
+
+from ...games.raj import CARRY_RULES, PRIZE_ORDERS
+from .base import OptionSpec, all_events
+from .table import CardTableView, Seat
+
+
+class RajView(CardTableView):
+    game = "raj"
+    title = "Raj"
+    blurb = "Hol's der Geier: bid 1-15 for plus and minus prizes."
+    bot_preference = ("raj-proportional", "random")
+
+    def option_specs(self, rules_class):
+        return [
+            OptionSpec("players", "Players", "int", low=2, high=5),
+            OptionSpec("prize_order", "Prize order", "choice", PRIZE_ORDERS),
+            OptionSpec("carry_decides", "Carried prizes go by", "choice", CARRY_RULES),
+        ]
+
+    def face(self, card, seat=None):
+        return str(card), ""
+
+    def prize_face(self, prize):
+        return f"{prize:+d}", ""
+
+    def key(self, move):
+        return {1: "a", 10: "0"}.get(move, str(move) if 2 <= move <= 9 else "")
+
+    def centre(self, state, obs):
+        if obs.prize is None:
+            return [], "all prizes played"
+        side = "highest" if obs.highest else "lowest"
+        return [self.prize_face(p) for p in obs.offer], f"the {side} unmatched bid takes it; {len(obs.unseen_prizes)} prizes to come"
+
+    def seat(self, state, obs, player, viewer):
+        won = [self.prize_face(p) for p in obs.won[player]]
+        return Seat(str(obs.scores[player]), won, [self.face(c) for c in obs.hands[player]])
+
+    def prompt(self, state, seat, names):
+        obs = state.observation(seat)
+        total = sum(obs.offer)
+        side = "highest" if obs.highest else "lowest"
+        return f"{names[seat]}: bid for {total:+d}. The {side} bid that nobody matched takes it."
+
+    def score_series(self, state):
+        players = state.rules.num_players
+        totals, series = [0] * players, [[0.0] for _ in range(players)]
+        for turn in all_events(state):
+            if turn.winner is not None:
+                totals[turn.winner] += turn.points
+            for p in range(players):
+                series[p].append(float(totals[p]))
+        return series

@@ -1,0 +1,142 @@
+"""A card-table view most games share: a prize (or trick) area, one panel per seat,
+the last play revealed, and a history table. A game's view fills in a few hooks.
+
+Hooks (all pure functions of the state or the observation):
+
+* :meth:`CardTableView.face` -- how a move or card looks: ``(rank, suit)``;
+* :meth:`CardTableView.centre` -- the cards in the middle and a caption;
+* :meth:`CardTableView.seat` -- a :class:`Seat` for one player;
+* :meth:`CardTableView.plays` -- who played what in an event, and who won.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from html import escape
+
+from ...games.base import GameState, MatchState
+from ...cards import SUIT_SYMBOLS
+from ..cards import render_card, render_cards
+from .base import GameView, HandCard, all_events
+
+
+@dataclasses.dataclass
+class Seat:
+    """What one seat's panel shows: ``hand`` as faces, or ``None`` with ``hidden`` backs."""
+
+    score: str
+    won: list
+    hand: list | None
+    hidden: int = 0
+    note: str = ""
+    won_label: str = "won"
+
+
+def current_hand(state: GameState) -> GameState:
+    """The hand being played (a match's current hand, or the state itself)."""
+    return state.hand if isinstance(state, MatchState) else state
+
+
+class CardTableView(GameView):
+    """Shared drawing for the kit's card games."""
+
+    centre_label = "Prize"
+    key_for_card = True
+
+    # -- hooks -------------------------------------------------------------
+    def face(self, card, seat: int | None = None) -> tuple[str, str]:
+        return str(card), ""
+
+    def centre(self, state, obs) -> tuple[list, str]:
+        return [], ""
+
+    def seat(self, state, obs, player: int, viewer: int | None) -> Seat:
+        raise NotImplementedError
+
+    def plays(self, event) -> tuple[list[tuple[int, object]], int | None]:
+        """``([(seat, card), ...], winner)`` of one event."""
+        return [(p, b) for p, b in enumerate(event.bids)], event.winner
+
+    def key(self, move) -> str:
+        return ""
+
+    def face_text(self, card, seat: int | None = None) -> str:
+        """A card as short text for tables: ``'Q♠'``."""
+        rank, suit = self.face(card, seat)
+        return rank + SUIT_SYMBOLS.get(suit, "")
+
+    # -- shared drawing ----------------------------------------------------
+    def hand(self, state, seat):
+        obs = state.observation(seat)
+        legal = list(obs.legal_moves)
+        cards = list(getattr(obs, "hand", ())) or legal
+        moves = cards if all(c in cards for c in legal) else legal
+        return [HandCard(m, *self.face(m, seat), self.key(m), m in legal) for m in moves]
+
+    def render_table(self, state, viewer, names):
+        obs = state.observation(viewer if viewer is not None else 0)
+        cards, caption = self.centre(state, obs)
+        centre = "".join(render_card(*c, size="large") if c else render_card("", face_up=False, size="large") for c in cards)
+        centre = centre or '<span class="gopskit-empty">nothing on the table</span>'
+        seats = "".join(self._seat_html(self.seat(state, obs, p, viewer), names[p], p == viewer) for p in range(len(names)))
+        return (
+            f'<div class="gopskit-table"><div class="gopskit-prize-area"><div class="gopskit-label">{escape(self.centre_label)}</div>'
+            f'<div class="gopskit-prize-cards">{centre}</div><div class="gopskit-caption">{escape(caption)}</div></div>'
+            f'<div class="gopskit-seats">{seats}</div>{self.match_line(state, names)}</div>'
+        )
+
+    def _seat_html(self, seat: Seat, name: str, you: bool) -> str:
+        won = render_cards(seat.won, size="tiny", empty="nothing yet")
+        held = render_cards(seat.hand if seat.hand is not None else [None] * seat.hidden, size="tiny", empty="no cards")
+        note = f'<div class="gopskit-caption">{escape(seat.note)}</div>' if seat.note else ""
+        return (
+            f'<div class="gopskit-seat{" gopskit-you" if you else ""}"><div class="gopskit-seat-head">'
+            f'<span class="gopskit-name">{escape(name)}</span><span class="gopskit-score">{escape(seat.score)}</span></div>'
+            f'<div class="gopskit-caption">{escape(seat.won_label)}</div>{won}<div class="gopskit-caption">hand</div>{held}{note}</div>'
+        )
+
+    def render_last(self, state, viewer, names):
+        event = self.last(state)
+        if event is None:
+            return '<div class="gopskit-reveal gopskit-quiet">The cards played will appear here.</div>'
+        played, winner = self.plays(event)
+        cards = "".join(
+            render_card(*self.face(card, p), size="normal", classes="gopskit-flip" + (" gopskit-winner" if p == winner else ""),
+                        note="wins" if p == winner else names[p])
+            for p, card in played
+        )
+        return (
+            f'<div class="gopskit-reveal"><div class="gopskit-label">Last play</div>'
+            f'<div class="gopskit-bids">{cards}</div><div class="gopskit-why">{escape(event.explain(names))}</div></div>'
+        )
+
+    def last(self, state):
+        events = all_events(state)
+        return events[-1] if events else None
+
+    def history(self, state, viewer, names):
+        headers = ["#"] + list(names) + ["What happened"]
+        rows = []
+        for i, event in enumerate(all_events(state), 1):
+            played, winner = self.plays(event)
+            by_seat = dict(played)
+            cells = []
+            for p in range(len(names)):
+                text = escape(self.face_text(by_seat[p], p)) if p in by_seat else ""
+                cells.append(f"<b>{text}</b>" if p == winner else text)
+            rows.append([str(i)] + cells + [escape(event.explain(names))])
+        return headers, rows
+
+    def points_by_turn(self, state):
+        return self.score_series(state)
+
+    def score_series(self, state) -> list[list[float]]:
+        """Running scores: start at 0, then the final scores (games override for turn by turn)."""
+        return [[0.0, float(s)] for s in state.scores()]
+
+    def match_line(self, state, names) -> str:
+        if not isinstance(state, MatchState):
+            return ""
+        totals = state.observation(0).match_scores or ()
+        text = ", ".join(f"{n} {t:g}" for n, t in zip(names, totals))
+        return f'<div class="gopskit-caption gopskit-match">Deal {len(state.hands)}; totals before this deal: {escape(text)}</div>'
