@@ -211,3 +211,43 @@ def test_random_bimatrix_equilibria_are_equilibria(seed):
     for e in eqs:
         assert (A @ e.col_strategy).max() <= e.row_payoff + 1e-9
         assert (e.row_strategy @ B).max() <= e.col_payoff + 1e-9
+
+
+# ------------------------------------------------------ Goofspiel turns ---
+from gopskit.solvers.matrix import goofspiel_turn_matrix  # noqa: E402
+
+
+def test_two_card_turn_by_hand():
+    # Hands {1,2} each, prize 2 turned, prize 1 to come. Bidding 2 against 1 wins 2 now and
+    # loses 1 next turn (+1); 1 against 2 is the mirror (-1); equal bids tie both turns (0).
+    game = goofspiel_turn_matrix([1, 2], [1, 2], [1, 2], prize=2)
+    assert game.payoffs.tolist() == [[0, -1], [1, 0]]
+    assert game.row_labels == (1, 2) and game.col_labels == (1, 2)
+    assert game.solve().value == 0 and pure_saddle_points(game.payoffs) == [(1, 1)]
+
+
+def test_turn_with_a_carried_pot_by_hand():
+    # ties carry, hands {2,3} vs {1,3}, prizes {2,3}, prize 3 with 1 carried (offer 4).
+    # 2 v 1: +4, then 3 v 3 ties on the last turn (lost): 4.   2 v 3: -4, then 3 v 1 wins 2: -2.
+    # 3 v 1: +4, then 2 v 3 loses 2: 2.   3 v 3: tie, 4 rides on prize 2 (offer 6), 2 beats 1: 6.
+    game = goofspiel_turn_matrix([2, 3], [1, 3], [2, 3], prize=3, pot=1, ties="carry")
+    assert game.payoffs.tolist() == [[4, -2], [2, 6]]
+
+
+def test_turn_matrix_value_is_the_exact_solvers_value():
+    from gopskit.solvers import solve_goofspiel
+
+    sol = solve_goofspiel(num_cards=4, objective="win")
+    args = ([1, 3, 4], [1, 2, 4], [1, 2, 4])
+    game = goofspiel_turn_matrix(*args, prize=4, lead=-1, objective="win", solution=sol)
+    assert game.solve().value == pytest.approx(sol.value(*args, prize=4, lead=-1), abs=1e-9)
+    assert np.all(np.abs(game.payoffs) <= 1)
+
+
+def test_turn_matrix_rejects_impossible_positions():
+    with pytest.raises(GopsError, match="equal size"):
+        goofspiel_turn_matrix([1, 2], [1], [1, 2], prize=1)
+    with pytest.raises(GopsError, match="among them"):
+        goofspiel_turn_matrix([1, 2], [1, 2], [1, 2], prize=3)
+    with pytest.raises(GopsError, match="distinct"):
+        goofspiel_turn_matrix([1, 1], [1, 2], [1, 2], prize=1)

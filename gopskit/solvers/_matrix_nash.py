@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.optimize import linprog
 
-from .matrix import TOLERANCE, DegenerateGameError, MatrixGameError, _bimatrix
+from ._matrix_base import TOLERANCE, DegenerateGameError, MatrixGameError, _bimatrix
 
 MAX_SUPPORT_PAIRS = 200_000
 
