@@ -1,0 +1,284 @@
+"""Exact two-player Goofspiel: hand-worked values, a slow reference, certificates, symmetry."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import goofspiel_reference as ref
+from gopskit.errors import GopsError, OptionError
+from gopskit.solvers import exact, solve_goofspiel
+from gopskit.solvers.exact import PositionError, solve_endgame
+
+MODES = [(o, t) for o in ("points", "win") for t in ("discard", "carry")]
+
+
+@pytest.fixture(scope="module")
+def solutions():
+    """Solutions by (cards, objective, ties), solved once for the module."""
+    cache = {}
+
+    def get(n, objective="points", ties="discard"):
+        if (n, objective, ties) not in cache:
+            cache[n, objective, ties] = solve_goofspiel(n, objective, ties)
+        return cache[n, objective, ties]
+
+    return get
+
+
+# ------------------------------------------------------------ hand-worked ---
+def test_one_card_is_always_a_tie(solutions):
+    assert solutions(1).value([1], [1], [1]) == 0.0
+    assert solutions(1, "win").value([1], [1], [1], lead=0) == 0.0
+
+
+def test_two_cards_by_hand(solutions):
+    sol = solutions(2)
+    # {2} against {1}: the 2 wins whatever prize is left.
+    assert sol.value([2], [1], [2]) == 2.0
+    assert sol.value([1], [2], [1]) == -1.0
+    # Full hands: bid 2 on the 2 (taking it and losing the 1), bid 1 on the 1.
+    assert sol.value([1, 2], [1, 2], [1, 2]) == 0.0
+    assert sol.policy([1, 2], [1, 2], [1, 2], prize=2) == {1: 0.0, 2: 1.0}
+    assert sol.policy([1, 2], [1, 2], [1, 2], prize=1) == {1: 1.0, 2: 0.0}
+
+
+def test_two_cards_win_objective_by_hand(solutions):
+    sol = solutions(2, "win")
+    assert sol.value([2], [1], [1], lead=0) == 1.0
+    assert sol.value([2], [1], [1], lead=-1) == 0.0  # winning the 1 only levels
+    assert sol.value([2], [1], [1], lead=-2) == -1.0
+
+
+def test_three_cards_mixed_turn_by_hand(solutions):
+    """{2,3} against {1,3} for prizes {2,3}: both turns are 2x2 games worth 7/5.
+
+    With p the turned prize and q the other, the holder's bid (2 or 3) by
+    row and the opponent's (1 or 3) by column give [[p, q-p], [p-q, q]].
+    For p=3: [[3,-1],[1,2]], value (3*2+1)/(3+2+1-1) = 7/5 with the holder
+    bidding 2 one time in five.
+    """
+    sol = solutions(3)
+    assert sol.value([2, 3], [1, 3], [2, 3]) == pytest.approx(1.4, abs=1e-12)
+    assert sol.value([2, 3], [1, 3], [2, 3], prize=3) == pytest.approx(1.4, abs=1e-12)
+    np.testing.assert_allclose(sol.turn_matrix([2, 3], [1, 3], [2, 3], prize=3), [[3, -1], [1, 2]], atol=1e-12)
+    policy = sol.policy([2, 3], [1, 3], [2, 3], prize=3)
+    assert policy[2] == pytest.approx(0.2, abs=1e-12) and policy[3] == pytest.approx(0.8, abs=1e-12)
+    # For prizes {1,2} both turns have a pure saddle point worth 1.
+    assert sol.value([2, 3], [1, 3], [1, 2]) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_three_cards_win_by_hand(solutions):
+    """Same hands, lead -1: [[2,-2],[0,1]] and [[1,0],[-2,2]] in lead terms, each worth 1/3."""
+    sol = solutions(3, "win")
+    assert sol.value([2, 3], [1, 3], [2, 3], lead=-1) == pytest.approx(1 / 3, abs=1e-12)
+    assert sol.value([2, 3], [1, 3], [2, 3], lead=0) == 1.0
+    assert sol.value([2, 3], [1, 3], [2, 3], lead=1) == 1.0
+
+
+def test_three_cards_carry_by_hand(solutions):
+    """Under carry a 3-3 tie hands the prize on to the 2-beats-1 turn: [[p, q-p], [p-q, p+q]].
+
+    p=3: [[3,-1],[1,5]] is worth 2; p=2: [[2,1],[-1,5]] is worth 11/7; mean 25/14.
+    With 1 point already in the pot the games are [[4,-2],[2,6]] (2.8) and [[3,0],[0,6]] (2).
+    """
+    sol = solutions(3, "points", "carry")
+    assert sol.value([2, 3], [1, 3], [2, 3]) == pytest.approx(25 / 14, abs=1e-12)
+    assert sol.value([2, 3], [1, 3], [2, 3], pot=1) == pytest.approx(2.4, abs=1e-12)
+
+
+# ------------------------------------------------------------- reference ---
+def _every_position(n, objective, ties):
+    """Every position of the n-card game with every lead and pot that can occur."""
+    deck, total = range(1, n + 1), n * (n + 1) // 2
+    for k in range(n + 1):
+        for hand, opp, prizes in itertools.product(itertools.combinations(deck, k), repeat=3):
+            turned = total - sum(prizes)
+            pots = range(turned + 1) if ties == "carry" else [0]
+            for pot in pots:
+                leads = range(-(turned - pot), turned - pot + 1) if objective == "win" else [0]
+                for lead in leads:
+                    yield hand, opp, prizes, lead, pot
+
+
+@pytest.mark.parametrize("objective,ties", MODES)
+def test_every_three_card_position_matches_the_reference(solutions, objective, ties):
+    sol = solutions(3, objective, ties)
+    for hand, opp, prizes, lead, pot in _every_position(3, objective, ties):
+        expected = ref.value(frozenset(hand), frozenset(opp), frozenset(prizes), lead, pot, objective, ties)
+        assert sol.value(hand, opp, prizes, lead=lead, pot=pot) == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("objective,ties", MODES)
+def test_four_cards_match_the_reference_on_sampled_positions(solutions, objective, ties):
+    sol = solutions(4, objective, ties)
+    positions = list(_every_position(4, objective, ties))
+    rng = np.random.default_rng(4)
+    for i in rng.choice(len(positions), size=min(40, len(positions)), replace=False):
+        hand, opp, prizes, lead, pot = positions[i]
+        expected = ref.value(frozenset(hand), frozenset(opp), frozenset(prizes), lead, pot, objective, ties)
+        assert sol.value(hand, opp, prizes, lead=lead, pot=pot) == pytest.approx(expected, abs=1e-9)
+
+
+# ----------------------------------------------------------- certificates ---
+def _check_certificate(sol, hand, opp, prizes, lead, pot):
+    """Neither side gains more than 1e-9 by deviating from the returned policies at any turned prize."""
+    before = sol.value(hand, opp, prizes, lead=lead, pot=pot)
+    turn_values = []
+    for prize in prizes:
+        M = sol.turn_matrix(hand, opp, prizes, prize, lead=lead, pot=pot)
+        G = sol.value(hand, opp, prizes, prize=prize, lead=lead, pot=pot)
+        x = np.array(list(sol.policy(hand, opp, prizes, prize, lead=lead, pot=pot).values()))
+        y = np.array(list(sol.policy(opp, hand, prizes, prize, lead=-lead, pot=pot).values()))
+        assert x.min() >= 0 and abs(x.sum() - 1) < 1e-12 and y.min() >= 0 and abs(y.sum() - 1) < 1e-12
+        assert G - (x @ M).min() < 1e-9, "the opponent's best response gains against the policy"
+        assert (M @ y).max() - G < 1e-9, "the holder's best response gains against the opponent's policy"
+        turn_values.append(G)
+    assert np.mean(turn_values) == pytest.approx(before, abs=1e-9)
+
+
+@pytest.mark.parametrize("objective,ties", MODES)
+def test_certificate_at_every_four_card_position(solutions, objective, ties):
+    sol = solutions(4, objective, ties)
+    for hand, opp, prizes, lead, pot in _every_position(4, objective, ties):
+        if hand:
+            _check_certificate(sol, hand, opp, prizes, lead, pot)
+
+
+def test_certificate_at_every_five_card_points_position(solutions):
+    sol = solutions(5)
+    for hand, opp, prizes, lead, pot in _every_position(5, "points", "discard"):
+        if hand:
+            _check_certificate(sol, hand, opp, prizes, lead, pot)
+
+
+def test_certificate_on_sampled_eight_card_positions(solutions):
+    sol = solutions(8)
+    rng = np.random.default_rng(8)
+    for _ in range(150):
+        k = int(rng.integers(1, 9))
+        hand, opp, prizes = (sorted(rng.choice(np.arange(1, 9), k, replace=False).tolist()) for _ in range(3))
+        _check_certificate(sol, hand, opp, prizes, 0, 0)
+
+
+def test_no_turn_game_failed_to_certify(solutions):
+    for n, objective, ties in [(8, "points", "discard"), (6, "win", "carry"), (6, "points", "carry")]:
+        stats = solutions(n, objective, ties).stats
+        assert stats.failed == 0 and stats.games == stats.pure + stats.simplex > 0
+
+
+# -------------------------------------------------------------- symmetry ---
+@st.composite
+def positions(draw, n=6):
+    k = draw(st.integers(0, n))
+    cards = st.lists(st.integers(1, n), min_size=k, max_size=k, unique=True)
+    hand, opp, prizes = draw(cards), draw(cards), draw(cards)
+    turned = n * (n + 1) // 2 - sum(prizes)
+    pot = draw(st.integers(0, turned))
+    lead = draw(st.integers(-(turned - pot), turned - pot))
+    return hand, opp, prizes, lead, pot
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(), st.sampled_from(MODES))
+def test_swapping_the_hands_negates_the_value(solutions, position, mode):
+    hand, opp, prizes, lead, pot = position
+    sol = solutions(6, *mode)
+    pot = pot if mode[1] == "carry" else 0
+    assert sol.value(hand, opp, prizes, lead=lead, pot=pot) == pytest.approx(
+        -sol.value(opp, hand, prizes, lead=-lead, pot=pot), abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions(), st.sampled_from(MODES))
+def test_equal_hands_are_worth_nothing_when_level(solutions, position, mode):
+    hand, _opp, prizes, _lead, pot = position
+    pot = pot if mode[1] == "carry" else 0
+    assert solutions(6, *mode).value(hand, hand, prizes, lead=0, pot=pot) == pytest.approx(0.0, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions())
+def test_win_value_grows_with_the_lead(solutions, position):
+    hand, opp, prizes, lead, _pot = position
+    sol = solutions(6, "win")
+    if abs(lead) + 1 <= 21 - sum(prizes):
+        values = [sol.value(hand, opp, prizes, lead=d) for d in (lead - 1, lead) if abs(d) <= 21 - sum(prizes)]
+        assert values == sorted(values) and all(-1 <= v <= 1 for v in values)
+
+
+def test_whole_game_value_is_zero(solutions):
+    for n, objective, ties in [(5, "points", "carry"), (6, "points", "discard"), (5, "win", "carry")]:
+        assert solutions(n, objective, ties).game_value == pytest.approx(0.0, abs=1e-12)
+
+
+def test_only_the_order_of_the_cards_matters(solutions):
+    sol = solutions(8)
+    # {2,5} v {3,7} and {1,4} v {2,8} are both "A B A B" low to high.
+    assert sol.value([2, 5], [3, 7], [1, 6]) == pytest.approx(sol.value([1, 4], [2, 8], [1, 6]), abs=1e-15)
+
+
+# --------------------------------------------------------------- endgame ---
+@pytest.mark.parametrize("objective,ties,lead,pot", [("points", "discard", 0, 0), ("points", "carry", 0, 3),
+                                                      ("win", "discard", -2, 0), ("win", "carry", 1, 2)])
+def test_endgame_agrees_with_the_whole_game(solutions, objective, ties, lead, pot):
+    sol = solutions(6, objective, ties)
+    hand, opp, prizes = (2, 3, 6), (1, 4, 5), (1, 4, 6)
+    end = solve_endgame(hand, opp, prizes, objective, ties, lead=lead, pot=pot)
+    for k in (3, 2):
+        for h, o, p in itertools.product(itertools.combinations(hand, k), itertools.combinations(opp, k),
+                                         itertools.combinations(prizes, k)):
+            assert end.value(h, o, p, lead=lead, pot=pot) == pytest.approx(sol.value(h, o, p, lead=lead, pot=pot), abs=1e-12)
+
+
+def test_endgame_of_a_thirteen_card_game_uses_only_the_order(solutions):
+    """{8,11,13} v {9,12,13} is "A B A B C", like {1,3,5} v {2,4,5} in the 6-card game."""
+    big = solve_endgame([8, 11, 13], [9, 12, 13], [1, 2, 3])
+    small = solutions(6)
+    assert big.value([8, 11, 13], [9, 12, 13], [1, 2, 3]) == pytest.approx(
+        small.value([1, 3, 5], [2, 4, 5], [1, 2, 3]), abs=1e-12)
+    assert big.policy([8, 11, 13], [9, 12, 13], [1, 2, 3], 3) == pytest.approx(
+        dict(zip([8, 11, 13], small.policy([1, 3, 5], [2, 4, 5], [1, 2, 3], 3).values())), abs=1e-12)
+    with pytest.raises(PositionError):
+        big.value([1, 2, 3], [9, 12, 13], [1, 2, 3])  # not a sub-hand of the endgame's
+
+
+# ---------------------------------------------------------------- errors ---
+@pytest.mark.parametrize("kwargs", [{"num_cards": 0}, {"num_cards": 14}, {"num_cards": True}, {"num_cards": 2.5},
+                                    {"objective": "margin"}, {"ties": "unique"}])
+def test_bad_options_are_refused(kwargs):
+    with pytest.raises(OptionError):
+        solve_goofspiel(**{"num_cards": 3, **kwargs})
+
+
+@pytest.mark.parametrize("call", [
+    lambda s: s.value([1, 2], [1], [1, 2]),              # hands of different sizes
+    lambda s: s.value([1, 2], [1, 3], [1]),              # fewer prizes than cards
+    lambda s: s.value([1, 5], [1, 3], [1, 2]),           # a card beyond the deck
+    lambda s: s.value([1, 1], [1, 3], [1, 2]),           # a card twice
+    lambda s: s.value("12", [1, 3], [1, 2]),             # not a collection of cards
+    lambda s: s.value([1, 2], [1, 3], [1, 2], pot=1),    # a pot under discard
+    lambda s: s.value([1, 2], [1, 3], [1, 2], prize=3),  # the prize is not still to win
+    lambda s: s.policy([1, 2], [1, 3], [1, 2], None),    # no prize turned
+    lambda s: s.policy([], [], [], 1),                   # nothing to bid
+    lambda s: s.value([1, 2], [1, 3], [1, 2], lead=0.5),  # half a point
+])
+def test_malformed_positions_are_refused(solutions, call):
+    with pytest.raises(PositionError):
+        call(solutions(4))
+
+
+def test_an_impossible_lead_is_refused_with_the_reason(solutions):
+    with pytest.raises(GopsError, match="only 4 points were turned"):
+        solutions(4, "win").value([1, 2], [1, 3], [2, 4], lead=5)
+    assert solutions(4, "points").value([1, 2], [1, 3], [2, 4], lead=50) == solutions(4).value([1, 2], [1, 3], [2, 4])
+
+
+def test_docstring_examples():
+    for module in (exact, __import__("gopskit.solvers._exact_tables", fromlist=["x"])):
+        assert doctest.testmod(module).failed == 0
