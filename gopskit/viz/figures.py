@@ -1,0 +1,131 @@
+"""Matplotlib figures for the explorers: data in, figure out (never a game object).
+
+Every function builds a :class:`matplotlib.figure.Figure` directly (no
+pyplot, so no global state and no GUI backend) in colours that people with
+any common colour-vision deficiency can tell apart, with line styles as a
+second cue. :func:`figure_to_svg` turns a figure into an SVG string a widget
+can show.
+
+>>> fig = heatmap_figure([[0.5, 1.0], [0.5, 0.0]], ["1", "2"], ["1", "2"])
+>>> figure_to_svg(fig).lstrip().startswith("<?xml") or True
+True
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .svg import DASHES, PALETTE
+
+_STYLES = ("-", "--", ":", "-.")
+
+
+def figure_to_svg(fig: Figure) -> str:
+    """The figure as an SVG document (a string), for an HTML widget."""
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg")
+    return buffer.getvalue()
+
+
+def payoff_lines_figure(row_payoffs, col_payoffs, row_labels, col_labels, row_mix=None, col_mix=None) -> Figure:
+    """Best-response lines of a game with two strategies on the opposing side.
+
+    Left: each row strategy's expected payoff as the column player's chance
+    of playing their first strategy goes from 0 to 1; the upper envelope is
+    the row player's best response. Right: the same for the column player.
+    A side whose opponent has more than two strategies is drawn as bars:
+    each strategy's payoff against the opponent's equilibrium mix.
+    """
+    A, B = np.asarray(row_payoffs, float), np.asarray(col_payoffs, float)
+    fig = Figure(figsize=(9, 3.6))
+    left, right = fig.subplots(1, 2)
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.17, top=0.9, wspace=0.25)
+    _side(left, A, row_labels, col_labels, col_mix, "Row player")
+    _side(right, B.T, col_labels, row_labels, row_mix, "Column player")
+    return fig
+
+
+def _side(ax, M, own_labels, other_labels, other_mix, who):
+    if M.shape[1] == 2:
+        q = np.linspace(0, 1, 101)
+        for i, label in enumerate(own_labels):
+            ax.plot(q, M[i, 0] * q + M[i, 1] * (1 - q), _STYLES[i % 4], color=PALETTE[i % len(PALETTE)], lw=2.5, label=str(label))
+        payoff = np.max(np.outer(M[:, 0], q) + np.outer(M[:, 1], 1 - q), axis=0)
+        ax.plot(q, payoff, color="#000", lw=1, alpha=0.4)
+        if other_mix is not None:
+            ax.axvline(other_mix[0], color="#555", ls=":", lw=1.5)
+        ax.set_xlabel(f"chance the other plays {other_labels[0]}")
+    else:
+        mix = np.full(M.shape[1], 1 / M.shape[1]) if other_mix is None else np.asarray(other_mix)
+        gains = M @ mix
+        best = gains >= gains.max() - 1e-9
+        ax.bar([str(x) for x in own_labels], gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best],
+               hatch=None, edgecolor="#333")
+        ax.set_xlabel("payoff against the other's equilibrium mix (best responses in blue)")
+    ax.set_title(f"{who}: expected payoff of each strategy")
+    if M.shape[1] == 2:
+        ax.legend(fontsize=9, loc="best")
+    ax.grid(alpha=0.3)
+
+
+def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optimal bid for each prize") -> Figure:
+    """A heat map: rows are bids, columns prizes, cells the chance of the bid (printed in each cell)."""
+    P = np.asarray(probabilities, float)
+    fig = Figure(figsize=(1.2 + 0.75 * P.shape[1], 1.0 + 0.55 * P.shape[0]))
+    ax = fig.subplots()
+    fig.subplots_adjust(left=0.14, right=0.97, bottom=0.13, top=0.9)
+    image = ax.imshow(P, cmap="cividis", vmin=0, vmax=1, aspect="auto", origin="lower")
+    ax.set_xticks(range(P.shape[1]), [str(x) for x in prize_labels])
+    ax.set_yticks(range(P.shape[0]), [str(x) for x in bid_labels])
+    ax.set_xlabel("prize turned")
+    ax.set_ylabel("your bid")
+    ax.set_title(title)
+    for (i, j), p in np.ndenumerate(P):
+        if p >= 0.005:
+            ax.text(j, i, f"{p:.2f}", ha="center", va="center", fontsize=9, color="white" if p < 0.6 else "black")
+    fig.colorbar(image, ax=ax, label="probability")
+    return fig
+
+
+def convergence_figure(iterations, exploitability, strategies=None, labels=None, upto: int | None = None,
+                       title: str = "Learning to play") -> Figure:
+    """Left: each strategy's probability over the iterations; right: exploitability (log scale).
+
+    ``strategies`` is an array (iterations × strategies) or ``None`` (only the
+    exploitability curve); ``upto`` draws the first ``upto`` points (for animation).
+    """
+    t = np.asarray(iterations, float)
+    e = np.asarray(exploitability, float)
+    upto = len(t) if upto is None else max(1, min(upto, len(t)))
+    fig = Figure(figsize=(9, 3.4))
+    axes = fig.subplots(1, 2 if strategies is not None else 1)
+    axes = np.atleast_1d(axes)
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.82, wspace=0.22)
+    if strategies is not None:
+        S = np.asarray(strategies, float)
+        for k in range(S.shape[1]):
+            axes[0].plot(t[:upto], S[:upto, k], _STYLES[k % 4], color=PALETTE[k % len(PALETTE)], lw=2,
+                         label=str(labels[k]) if labels is not None else f"#{k}")
+        axes[0].set_xlim(t[0], t[-1])
+        axes[0].set_ylim(0, 1)
+        axes[0].set_xlabel("iteration")
+        axes[0].set_title("row player's mix")
+        axes[0].legend(fontsize=9, loc="upper right")
+        axes[0].grid(alpha=0.3)
+    ax = axes[-1]
+    positive = np.maximum(e[:upto], 1e-12)
+    ax.plot(t[:upto], positive, color=PALETTE[1], lw=2)
+    ax.set_yscale("log")
+    ax.set_xlim(t[0], t[-1])
+    ax.set_ylim(max(min(np.maximum(e, 1e-12).min(), 1.0) * 0.5, 1e-9), max(e.max(), 1e-6) * 2)
+    ax.set_xlabel("iteration")
+    ax.set_title("exploitability (0 at an equilibrium)")
+    ax.grid(alpha=0.3, which="both")
+    fig.suptitle(title)
+    return fig
+
+
+__all__ = ["DASHES", "convergence_figure", "figure_to_svg", "heatmap_figure", "payoff_lines_figure"]

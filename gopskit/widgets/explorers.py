@@ -1,0 +1,257 @@
+"""The explorers: payoff matrices, Goofspiel's optimal bids, learning dynamics.
+
+Each explorer is a view (STYLE.md point 8): controls in, a status line, an
+HTML picture out; :meth:`reset` puts the controls back to how it opened. The
+numbers come from :mod:`gopskit.widgets.explore_data` and the solvers, the
+figures from :mod:`gopskit.viz.figures`.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from html import escape
+
+import ipywidgets as widgets
+import traitlets
+
+from ..errors import GopsError
+from .assets import style_html
+from .explore_data import (
+    ALGORITHMS, bid_table, goofspiel_solution, learning_trace, matrix_report, mix_text, parse_cards,
+    parse_matrix, preset, preset_names, render_matrix_html,
+)
+
+_WIDE = widgets.Layout(width="auto", min_width="240px")
+_STYLE = {"description_width": "initial"}
+
+
+def _guarded(method):
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return method(self, *args, **kwargs)
+        except GopsError as exc:
+            self._say(str(exc), error=True)
+        except Exception as exc:  # keep the app alive in front of a class; keep the error for tests
+            self.last_error = exc
+            self._say(f"Something went wrong ({type(exc).__name__}: {exc}).", error=True)
+        finally:
+            self.last_click_ms = (time.perf_counter() - started) * 1000
+        return None
+
+    return wrapper
+
+
+class Explorer(widgets.VBox):
+    """Shared parts: a title, a status line (``gopskit-status``), a picture area."""
+
+    status = traitlets.Unicode("")
+    last_click_ms = traitlets.Float(0.0)
+
+    def __init__(self, title: str, intro: str):
+        super().__init__()
+        self.last_error = None
+        self._status = widgets.HTML()
+        self._status.add_class("gopskit-status")
+        self._header = widgets.HTML(f'<div class="gopskit-title"><span class="gopskit-game">{escape(title)}</span>'
+                                    f'<span class="gopskit-rules-line">{escape(intro)}</span></div>')
+        self._picture = widgets.HTML()
+        self._picture.add_class("gopskit-picture")
+        self.add_class("gopskit-board")
+
+    def _arrange(self, *rows):
+        self.children = [widgets.HTML(style_html()), self._header, *rows, self._status, self._picture]
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.status = text
+        cls = "gopskit-status-text gopskit-error" if error else "gopskit-status-text"
+        self._status.value = f'<div class="{cls}">{escape(text)}</div>'
+
+
+def _svg(fig) -> str:
+    from ..viz.figures import figure_to_svg
+
+    return f'<div class="gopskit-figure">{figure_to_svg(fig)}</div>'
+
+
+# ------------------------------------------------------------ matrices ---
+class MatrixExplorer(Explorer):
+    """Pick or type a zero-sum game; step through dominance; see the equilibrium and the best-response lines."""
+
+    def __init__(self, game: str = "Dominated strategies fall away"):
+        super().__init__("Payoff-matrix explorer", "zero-sum games: the numbers are what the row player wins")
+        self._initial = game
+        self.game = widgets.Dropdown(options=preset_names() + ["Type your own"], value=game, description="Game",
+                                     style=_STYLE, layout=_WIDE)
+        self.text = widgets.Textarea(description="Payoffs", placeholder="1 -1\n-1 1", style=_STYLE,
+                                     layout=widgets.Layout(width="260px", height="90px"))
+        self.steps = widgets.IntSlider(value=0, min=0, max=0, description="Steps shown", style=_STYLE)
+        self.play = widgets.Play(interval=1200, min=0, max=0)
+        widgets.jslink((self.play, "value"), (self.steps, "value"))
+        self.solve_button = widgets.Button(description="Use my matrix", icon="calculator")
+        self.solve_button.add_class("gopskit-new-game")
+        self._table = widgets.HTML()
+        self._summary = widgets.HTML()
+        self.game.observe(lambda _c: self.refresh(), "value")
+        self.steps.observe(lambda _c: self._draw_steps(), "value")
+        self.solve_button.on_click(lambda _b: self.refresh(custom=True))
+        self._arrange(widgets.HBox([self.game, self.text, self.solve_button], layout=widgets.Layout(flex_flow="row wrap")),
+                      widgets.HBox([self.play, self.steps]), widgets.HBox([self._table, self._summary],
+                                                                          layout=widgets.Layout(flex_flow="row wrap")))
+        self.report, self.labels = None, ((), ())
+        self.refresh()
+
+    def reset(self) -> None:
+        self.game.value = self._initial
+        self.refresh()
+
+    @_guarded
+    def refresh(self, custom: bool = False) -> None:
+        if custom and self.game.value != "Type your own":
+            self.game.value = "Type your own"  # its observer refreshes with the typed matrix
+            return
+        if self.game.value == "Type your own":
+            payoffs = parse_matrix(self.text.value or "1 -1\n-1 1")
+            labels = (tuple(f"r{i + 1}" for i in range(payoffs.shape[0])), tuple(f"c{j + 1}" for j in range(payoffs.shape[1])))
+        else:
+            payoffs, *labels = preset(self.game.value)
+            self.text.value = "\n".join(" ".join(f"{v:g}" for v in row) for row in payoffs)
+        self.report, self.labels = matrix_report(payoffs), tuple(labels)
+        self.steps.max = self.play.max = len(self.report.steps)
+        self.steps.value = self.play.value = 0
+        self._draw_steps()
+        self._draw_summary()
+
+    def _draw_steps(self) -> None:
+        if self.report is None:
+            return
+        shown = self.steps.value
+        self._table.value = render_matrix_html(self.report, *self.labels, shown)
+        left = len(self.report.steps) - shown
+        self._say(f"{shown} of {len(self.report.steps)} dominated strategies struck out" +
+                  (f"; press play or drag the slider to strike {left} more." if left else "."))
+
+    def _draw_summary(self) -> None:
+        from ..viz.figures import payoff_lines_figure
+
+        r, (rows, cols) = self.report, self.labels
+        self._summary.value = (
+            f'<div class="gopskit-summary"><h3>Value {r.value:.4g}</h3>'
+            f"<div>Row player plays: {escape(mix_text(r.row_mix, rows))}</div>"
+            f"<div>Column player plays: {escape(mix_text(r.col_mix, cols))}</div>"
+            f"<div>Survivors of dominance: {len(r.rows)} rows × {len(r.cols)} columns</div></div>"
+        )
+        A = r.payoffs[sorted(r.rows)][:, sorted(r.cols)]
+        fig = payoff_lines_figure(A, -A.T, [rows[i] for i in sorted(r.rows)], [cols[j] for j in sorted(r.cols)],
+                                  r.row_mix[sorted(r.rows)], r.col_mix[sorted(r.cols)])
+        self._picture.value = _svg(fig)
+
+
+# ------------------------------------------------------------ strategy ---
+class StrategyExplorer(Explorer):
+    """The optimal bid distribution of a solved deck at any position, as a heat map (bid × prize)."""
+
+    def __init__(self, num_cards: int = 5):
+        super().__init__("Goofspiel strategy explorer", "two players, solved exactly: the optimal bid for each prize")
+        self._initial = num_cards
+        self.num_cards = widgets.Dropdown(options=list(range(2, 9)), value=num_cards, description="Cards", style=_STYLE)
+        self.objective = widgets.Dropdown(options=[("most points", "points"), ("win the game", "win")], value="points",
+                                          description="Aim", style=_STYLE)
+        self.ties = widgets.Dropdown(options=["discard", "carry"], value="discard", description="Ties", style=_STYLE)
+        self.hand = widgets.Text(value="all", description="Your hand", style=_STYLE)
+        self.opp_hand = widgets.Text(value="all", description="Opponent's hand", style=_STYLE)
+        self.prizes = widgets.Text(value="all", description="Prizes left", style=_STYLE)
+        self.lead = widgets.IntText(value=0, description="Your lead (points)", style=_STYLE, layout=widgets.Layout(width="200px"))
+        self.pot = widgets.IntText(value=0, description="Carried pot", style=_STYLE, layout=widgets.Layout(width="170px"))
+        self.show = widgets.Button(description="Show", icon="search", button_style="primary")
+        self.show.add_class("gopskit-new-game")
+        self.show.on_click(lambda _b: self.refresh())
+        for control in (self.num_cards, self.objective, self.ties):
+            control.observe(lambda _c: self.refresh(), "value")
+        wrap = widgets.Layout(flex_flow="row wrap")
+        self._arrange(widgets.HBox([self.num_cards, self.objective, self.ties], layout=wrap),
+                      widgets.HBox([self.hand, self.opp_hand, self.prizes, self.lead, self.pot, self.show], layout=wrap))
+        self.table = None
+        self.refresh()
+
+    def reset(self) -> None:
+        for control, value in ((self.hand, "all"), (self.opp_hand, "all"), (self.prizes, "all"), (self.lead, 0), (self.pot, 0)):
+            control.value = value
+        self.num_cards.value = self._initial
+        self.refresh()
+
+    @_guarded
+    def refresh(self) -> None:
+        from ..viz.figures import heatmap_figure
+
+        n = self.num_cards.value
+        hand, opp = parse_cards(self.hand.value, n, "your hand"), parse_cards(self.opp_hand.value, n, "opponent's hand")
+        prizes = parse_cards(self.prizes.value, n, "prizes left")
+        self._say(f"Solving {n}-card Goofspiel…")
+        solution = goofspiel_solution(n, self.objective.value, self.ties.value)
+        table, values, before = bid_table(solution, hand, opp, prizes, self.lead.value, self.pot.value)
+        self.table = table
+        unit = "points ahead (expected)" if self.objective.value == "points" else "chance of winning minus losing"
+        self._say(f"Value before the prize is turned: {_signed(before, 3)} ({unit}). "
+                  + "By prize: " + ", ".join(f"{p}: {_signed(v, 2)}" for p, v in zip(prizes, values)))
+        self._picture.value = _svg(heatmap_figure(table, hand, prizes))
+
+
+def _signed(value: float, digits: int) -> str:
+    """``+0.25``, ``-1.00``, and ``0.00`` rather than ``-0.00``."""
+    value = 0.0 if abs(value) < 0.5 * 10**-digits else value
+    return f"{value:+.{digits}f}" if value else f"{0:.{digits}f}"
+
+
+# ------------------------------------------------------------ learning ---
+class LearningExplorer(Explorer):
+    """Animate fictitious play, regret matching or CFR converging, with the exploitability curve."""
+
+    frames = 40
+
+    def __init__(self, game: str = "Rock-Paper-Scissors", algorithm: str = "fictitious play", iterations: int = 300):
+        super().__init__("Learning explorer", "how players who learn from experience approach an equilibrium")
+        self._initial = (game, algorithm, iterations)
+        self.game = widgets.Dropdown(options=preset_names(), value=game, description="Game", style=_STYLE, layout=_WIDE)
+        self.algorithm = widgets.Dropdown(options=ALGORITHMS, value=algorithm, description="Learner", style=_STYLE, layout=_WIDE)
+        self.iterations = widgets.IntSlider(value=iterations, min=20, max=2000, step=20, description="Iterations", style=_STYLE)
+        self.frame = widgets.IntSlider(value=self.frames, min=1, max=self.frames, description="Frame", style=_STYLE)
+        self.play = widgets.Play(interval=500, min=1, max=self.frames, value=self.frames)
+        widgets.jslink((self.play, "value"), (self.frame, "value"))
+        self.run_button = widgets.Button(description="Run", icon="play", button_style="primary")
+        self.run_button.add_class("gopskit-new-game")
+        self.run_button.on_click(lambda _b: self.refresh())
+        self.frame.observe(lambda _c: self._draw(), "value")
+        wrap = widgets.Layout(flex_flow="row wrap")
+        self._arrange(widgets.HBox([self.game, self.algorithm, self.iterations, self.run_button], layout=wrap),
+                      widgets.HBox([self.play, self.frame]))
+        self.trace = None
+        self.refresh()
+
+    def reset(self) -> None:
+        self.game.value, self.algorithm.value, self.iterations.value = self._initial
+        self.refresh()
+
+    @_guarded
+    def refresh(self) -> None:
+        payoffs, rows, _cols = preset(self.game.value)
+        self.trace = learning_trace(self.algorithm.value, payoffs, rows, self.iterations.value)
+        self.frame.value = self.play.value = self.frames
+        self._draw()
+
+    @_guarded
+    def _draw(self) -> None:
+        from ..viz.figures import convergence_figure
+
+        t = self.trace
+        if t is None:
+            return
+        upto = max(1, round(len(t.iterations) * self.frame.value / self.frames))
+        self._say(f"{self.algorithm.value}: iteration {t.iterations[upto - 1]}, "
+                  f"exploitability {t.exploitability[upto - 1]:.4f}" +
+                  ("" if t.strategies is None else f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels)}"))
+        fig = convergence_figure(t.iterations, t.exploitability, t.strategies, t.labels, upto=upto,
+                                 title=f"{self.algorithm.value}" + ("" if t.strategies is None else f" on {self.game.value}"))
+        self._picture.value = _svg(fig)
