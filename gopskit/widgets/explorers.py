@@ -211,7 +211,7 @@ class LearningExplorer(Explorer):
 
     frames = 40
 
-    def __init__(self, game: str = "Rock-Paper-Scissors", algorithm: str = "fictitious play", iterations: int = 300):
+    def __init__(self, game: str = "Biased Rock-Paper-Scissors", algorithm: str = "fictitious play", iterations: int = 300):
         super().__init__("Learning explorer", "how players who learn from experience approach an equilibrium")
         self._initial = (game, algorithm, iterations)
         self.game = widgets.Dropdown(options=preset_names(), value=game, description="Game", style=_STYLE, layout=_WIDE)

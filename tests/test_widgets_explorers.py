@@ -1,0 +1,100 @@
+"""The explorers without a browser: their numbers (pure functions) and their widgets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gopskit.errors import GopsError
+from gopskit.widgets import explore_data as data
+from gopskit.widgets.explorers import LearningExplorer, MatrixExplorer, StrategyExplorer
+
+
+def test_parse_matrix_reads_rows_and_rejects_ragged_input():
+    assert data.parse_matrix("3, 0\n5 1").tolist() == [[3, 0], [5, 1]]
+    with pytest.raises(GopsError, match="same number"):
+        data.parse_matrix("1 2\n3")
+    with pytest.raises(GopsError, match="numbers"):
+        data.parse_matrix("a b")
+
+
+def test_dominance_demo_falls_to_a_two_by_two_game_worth_five_halves():
+    # Hand-worked: bottom (1 0 2) < top (4 1 3); then, for the column player,
+    # right (3 4) is worse than centre (1 3); left/centre vs top/middle mix:
+    # value = (4*3 - 1*2) / (4 + 3 - 1 - 2) = 2.5, top 1/4, left 1/2.
+    report = data.matrix_report(data.preset("Dominated strategies fall away")[0])
+    assert [(s.player, s.strategy) for s in report.steps] == [("row", 2), ("column", 2)]
+    assert report.value == pytest.approx(2.5)
+    assert report.row_mix[:2] == pytest.approx([0.25, 0.75]) and report.col_mix[:2] == pytest.approx([0.5, 0.5])
+
+
+def test_struck_strategies_are_crossed_out_step_by_step():
+    payoffs, rows, cols = data.preset("Dominated strategies fall away")
+    report = data.matrix_report(payoffs)
+    assert "gopskit-gone" not in data.render_matrix_html(report, rows, cols, 0)
+    one = data.render_matrix_html(report, rows, cols, 1)
+    assert '<th class="gopskit-gone">bottom</th>' in one and one.count("<li>") == 1
+
+
+def test_bid_table_rows_are_probability_distributions():
+    sol = data.goofspiel_solution(3, "points", "discard")
+    table, values, before = data.bid_table(sol, (1, 2, 3), (1, 2, 3), (1, 2, 3))
+    assert table.shape == (3, 3) and np.allclose(table.sum(axis=0), 1)
+    assert before == pytest.approx(0.0, abs=1e-9) and np.mean(values) == pytest.approx(before, abs=1e-9)
+    # with one card each and one prize, the bid is forced: the whole mass sits on it
+    table, _, _ = data.bid_table(sol, (2,), (3,), (1,))
+    assert table.tolist() == [[1.0]]
+
+
+def test_parse_cards_checks_the_range():
+    assert data.parse_cards("all", 4, "hand") == (1, 2, 3, 4)
+    assert data.parse_cards("3 1", 4, "hand") == (1, 3)
+    with pytest.raises(GopsError, match="1 to 4"):
+        data.parse_cards("5", 4, "hand")
+
+
+@pytest.mark.parametrize("algorithm", ["fictitious play", "regret matching", "regret matching+"])
+def test_learning_gets_closer_to_equilibrium(algorithm):
+    payoffs, labels, _ = data.preset("Biased Rock-Paper-Scissors")
+    trace = data.learning_trace(algorithm, payoffs, labels, iterations=200)
+    assert len(trace.iterations) == 200 and trace.strategies.shape == (200, 3)
+    assert trace.exploitability[-1] < 0.25 * trace.exploitability[:20].max()
+
+
+def test_cfr_trace_falls():
+    trace = data.learning_trace("CFR+ on 3-card Goofspiel", iterations=60)
+    assert trace.strategies is None and trace.exploitability[-1] < trace.exploitability[0]
+
+
+def test_matrix_explorer_steps_and_custom_matrix():
+    explorer = MatrixExplorer()
+    assert "0 of 2" in explorer.status and "<svg" in explorer._picture.value
+    explorer.steps.value = 2
+    assert "2 of 2" in explorer.status and explorer._table.value.count("gopskit-gone") > 2
+    explorer.text.value = "3 0\n5 1"
+    explorer.refresh(custom=True)
+    assert explorer.game.value == "Type your own" and explorer.report.value == pytest.approx(1.0)
+    explorer.text.value = "1 2\n3"
+    explorer.refresh(custom=True)
+    assert "same number" in explorer.status and explorer.last_error is None
+    explorer.reset()
+    assert explorer.game.value == "Dominated strategies fall away"
+
+
+def test_strategy_explorer_shows_value_and_heat_map():
+    explorer = StrategyExplorer(num_cards=3)
+    assert "Value before the prize is turned: 0.000" in explorer.status and "<svg" in explorer._picture.value
+    explorer.hand.value, explorer.opp_hand.value, explorer.prizes.value = "2 3", "1 3", "1 2"
+    explorer.refresh()
+    assert explorer.table.shape == (2, 2) and explorer.last_error is None
+    explorer.hand.value = "9"
+    explorer.refresh()
+    assert "1 to 3" in explorer.status
+
+
+def test_learning_explorer_animates_by_frames():
+    explorer = LearningExplorer(iterations=100)
+    final = explorer.status
+    explorer.frame.value = 1
+    assert explorer.status != final and "iteration" in explorer.status
+    assert explorer.last_error is None
