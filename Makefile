@@ -12,7 +12,7 @@ serve: $(VENV)/.installed
 	$(BIN)/gopskit serve --port $(PORT)
 
 test: $(VENV)/.installed-dev browser
-	$(BIN)/python -m pytest tests lessons notebooks --nbval-lax -p no:cacheprovider $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(wildcard tests lessons notebooks) --nbval-lax -p no:cacheprovider $(PYTEST_ARGS)
 
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
