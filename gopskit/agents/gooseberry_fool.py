@@ -4,8 +4,8 @@
 name                 how it plays
 ===================  ==========================================================
 random               a legal card (or goosing choice) uniformly at random
-gooseberry-middler   sends each trick where it keeps its own running total
-                     most safely between the other two
+gooseberry-middler   sends each trick where its chance of ending in the
+                     middle is best, judging the rest of the deal as random
 ===================  ==========================================================
 """
 
@@ -15,8 +15,8 @@ from math import comb
 
 import numpy as np
 
-from ..cards import JOKER, suit_of
-from ..games.gooseberry_fool import PLAYERS, deal_points, gooseberry
+from ..cards import JOKER
+from ..games.gooseberry_fool import BONUS, CARD_SUIT, PLAYERS, deal_points, gooseberries, gooseberry, middling
 from . import register
 from .base import Agent
 
@@ -36,18 +36,47 @@ def middle_margin(totals, me: int) -> float:
     return min(totals[me] - min(others), max(others) - totals[me])
 
 
-def taker_values(obs) -> np.ndarray:
-    """``values[w]``: the bot's middle margin if seat ``w`` takes the trick being played.
+def gooseberry_chance(totals, tricks_won, remaining: int, me: int, bonus: bool) -> float:
+    """The chance that ``me`` ends the deal as the gooseberry if the ``remaining`` tricks fall at random.
 
-    Totals are the match totals so far plus this deal's trick points; a
-    trick taken by ``w`` gives ``w`` one point and the player on ``w``'s
-    left two.
+    Each remaining trick goes to any of the three seats with chance 1/3
+    (a multinomial over the split of tricks). ``totals`` are the match
+    totals before this deal; with ``bonus`` (a match) the deal's middling
+    score gets its 10 before the middling *total* is judged; without it
+    (a single deal) the middling deal score wins.
+
+    >>> gooseberry_chance([0, 0, 0], [5, 4, 1], 0, 2, bonus=False)  # points 7, 14, 9
+    1.0
     """
-    base = np.array(obs.match_scores or (0,) * PLAYERS) + np.array(obs.points)
+    chance = 0.0
+    for a in range(remaining + 1):
+        for b in range(remaining - a + 1):
+            c = remaining - a - b
+            weight = comb(remaining, a) * comb(remaining - a, b) / 3**remaining
+            points = deal_points([tricks_won[0] + a, tricks_won[1] + b, tricks_won[2] + c])
+            mid = middling(points)
+            if bonus and mid is not None:
+                points[mid] += BONUS
+            winners = gooseberries([t + p for t, p in zip(totals, points)])
+            chance += weight * (me in winners) / len(winners)
+    return chance
+
+
+def taker_values(obs) -> np.ndarray:
+    """``values[w]``: how good it is for the bot that seat ``w`` takes the trick being played.
+
+    The main term is :func:`gooseberry_chance` after that trick; a small
+    share of :func:`middle_margin` on the running totals breaks ties (late
+    in a deal many outcomes are already sure).
+    """
+    totals = np.array(obs.match_scores or (0,) * PLAYERS)
+    tricks_in_deal = sum(obs.tricks_won) + (sum(obs.hand_sizes) + len(obs.table)) // PLAYERS
+    remaining = tricks_in_deal - sum(obs.tricks_won) - 1
     values = np.zeros(PLAYERS)
     for taker in range(PLAYERS):
-        won = [int(taker == p) for p in range(PLAYERS)]
-        values[taker] = middle_margin(base + np.array(deal_points(won)), obs.player)
+        won = [n + (p == taker) for p, n in enumerate(obs.tricks_won)]
+        chance = gooseberry_chance(totals, won, remaining, obs.player, obs.match_scores is not None)
+        values[taker] = chance + 1e-3 * middle_margin(totals + np.array(deal_points(won)), obs.player)
     return values
 
 
@@ -58,8 +87,8 @@ def known_voids(obs) -> set[tuple[int, str]]:
     for plays in tricks:
         if not plays or plays[0][1] == JOKER:
             continue
-        led = suit_of(plays[0][1])
-        voids |= {(seat, led) for seat, card in plays[1:] if card == JOKER or suit_of(card) != led}
+        led = CARD_SUIT[plays[0][1]]
+        voids |= {(seat, led) for seat, card in plays[1:] if card == JOKER or CARD_SUIT[card] != led}
     return voids
 
 
@@ -70,7 +99,7 @@ def likely_cards(obs, seat: int, led: str | None, pool: list[str], voids) -> dic
     from ``pool``, holds a card of ``led`` (none if it is known to be void
     there); each card of the right kind is equally likely.
     """
-    follow = [c for c in pool if c != JOKER and led is not None and suit_of(c) == led]
+    follow = [c for c in pool if c != JOKER and led is not None and CARD_SUIT[c] == led]
     other = [c for c in pool if c not in follow]
     if not follow or (seat, led) in voids:
         return {c: 1.0 / len(other) for c in other} if other else {}
@@ -83,19 +112,20 @@ def likely_cards(obs, seat: int, led: str | None, pool: list[str], voids) -> dic
 
 @register
 class Middler(Agent):
-    """Plays for the middle: each trick goes where its own total stays between the others'.
+    """Plays for the middle: each trick goes where its chance of being the gooseberry is best.
 
     The winner of Gooseberry Fool is the *middling* player, and every trick
-    moves three points (one to its taker, two to the taker's left), so the
-    bot scores each possible taker of a trick by how far its own total then
-    sits inside the band between the other two (:func:`middle_margin`, on
-    match totals plus this deal's points). As the Goose's holder it gives
-    the trick to the best taker. As the last player it knows which card
-    takes the trick; earlier in a trick it averages over the cards the
-    others may play (unseen cards, following suit as often as a random hand
-    of their size would allow, never in a suit they showed void). Why it is
-    reasonable: it chases the game's real goal, the middle, one trick at a
-    time, and it uses the odd-card-out rule exactly; it does not plan ahead.
+    moves three points (one to its taker, two to the taker's left). For
+    each seat that might take the trick being played, the bot works out its
+    chance of ending the deal in the middle if the tricks after this one
+    fell at random (:func:`gooseberry_chance`, on match totals in a match).
+    As the Goose's holder it gives the trick to the best taker. As the last
+    player it knows which card takes the trick; earlier in a trick it
+    averages over the cards the others may play (unseen cards, following
+    suit as often as a random hand of their size would allow, never in a
+    suit they showed void). Why it is reasonable: it chases the game's real
+    goal, the middle, and uses the odd-card-out rule exactly; it does not
+    plan its own later tricks (it treats them as random too).
     """
 
     name = "gooseberry-middler"
@@ -109,33 +139,39 @@ class Middler(Agent):
         return max(scored)[2]
 
     def _expected(self, obs, card: str, values: np.ndarray) -> float:
+        """The average of ``values`` over who takes the trick if the bot plays ``card`` now."""
         table = list(obs.table) + [(obs.player, card)]
-        led = obs.led_suit if obs.table else (None if card == JOKER else suit_of(card))
+        led = obs.led_suit if obs.table else (None if card == JOKER else CARD_SUIT[card])
         later = [(obs.player + k) % PLAYERS for k in range(1, PLAYERS - len(table) + 1)]
-        pool, voids = [c for c in obs.unseen], known_voids(obs)
+        voids = known_voids(obs)
+        guesses = [likely_cards(obs, seat, led, list(obs.unseen), voids) for seat in later]
         total = weight = 0.0
-        for cards, chance in _completions(obs, later, led, pool, voids):
+        for cards, chance in _completions(later, guesses):
             total += chance * _trick_value(table + cards, obs.player, values)
             weight += chance
-        return total / weight if weight else _trick_value(table, obs.player, values)
+        return total / weight if weight else float(values.mean())
 
 
-def _completions(obs, seats, led, pool, voids):
-    """Every way the ``seats`` still to play might finish the trick, with a rough weight."""
+def _completions(seats, guesses):
+    """Every way the ``seats`` still to play might finish the trick, with a rough weight.
+
+    Each seat's guess was made from the same unseen cards; a card cannot be
+    played twice, so pairs that repeat a card are skipped.
+    """
     if not seats:
         yield [], 1.0
-        return
-    first = likely_cards(obs, seats[0], led, pool, voids)
-    for card, chance in first.items():
-        rest = [c for c in pool if c != card]
-        for cards, more in _completions(obs, seats[1:], led, rest, voids):
-            yield [(seats[0], card)] + cards, chance * more
+    elif len(seats) == 1:
+        for card, chance in guesses[0].items():
+            yield [(seats[0], card)], chance
+    else:
+        for first, p in guesses[0].items():
+            for second, q in guesses[1].items():
+                if first != second:
+                    yield [(seats[0], first), (seats[1], second)], p * q
 
 
 def _trick_value(plays, me: int, values: np.ndarray) -> float:
     cards = [c for _, c in plays]
-    if len(cards) < PLAYERS:
-        return float(values.mean())
     if JOKER in cards:
         holder = plays[cards.index(JOKER)][0]
         return float(values.max()) if holder == me else float(values.mean())

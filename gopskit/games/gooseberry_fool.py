@@ -74,6 +74,13 @@ def sort_key(card: str) -> tuple[int, int]:
     return SUIT_ORDER.index(suit_of(card)), -card_strength(card)
 
 
+# Looked up, not parsed, in the hot path (bots judge thousands of tricks a move).
+# CARD_SUIT maps each card but the Goose to its suit letter.
+CARD_SUIT = {c: suit_of(c) for c in DECK if c != JOKER}
+_STRENGTH = {c: card_strength(c) for c in DECK if c != JOKER}
+_RED = {c: is_red(c) for c in DECK if c != JOKER}
+
+
 def gooseberry(cards: Sequence[str]) -> tuple[int, str]:
     """Find the odd card out of a trick of three Goose-free cards: ``(index, reason)``.
 
@@ -86,14 +93,14 @@ def gooseberry(cards: Sequence[str]) -> tuple[int, str]:
     >>> gooseberry(["JC", "9S", "KH"])
     (2, 'odd colour')
     """
-    suits = [suit_of(c) for c in cards]
-    if len(set(suits)) == 1:
-        by_rank = sorted(range(3), key=lambda i: card_strength(cards[i]))
-        return by_rank[1], "middle"
-    if len(set(suits)) == 2:
-        return next(i for i, s in enumerate(suits) if suits.count(s) == 1), "odd suit"
-    reds = [is_red(c) for c in cards]
-    return next(i for i, r in enumerate(reds) if reds.count(r) == 1), "odd colour"
+    a, b, c = (CARD_SUIT[card] for card in cards)
+    if a == b == c:
+        x, y, z = (_STRENGTH[card] for card in cards)
+        return (0 if y < x < z or z < x < y else 1 if x < y < z or z < y < x else 2), "middle"
+    if a == b or a == c or b == c:
+        return (2 if a == b else 1 if a == c else 0), "odd suit"
+    r, s, t = (_RED[card] for card in cards)
+    return (2 if r == s else 1 if r == t else 0), "odd colour"
 
 
 def right_of(player: int) -> int:
@@ -115,6 +122,19 @@ def middling(values: Sequence[float]) -> int | None:
     order = sorted(range(PLAYERS), key=lambda p: values[p])
     low, mid, high = (values[p] for p in order)
     return order[1] if low < mid < high else None
+
+
+def gooseberries(values: Sequence[float]) -> list[int]:
+    """Who wins on ``values``: the middling seat; if two tie, the third; if all three tie, all.
+
+    >>> gooseberries([40, 90, 60]), gooseberries([60, 101, 60]), gooseberries([5, 5, 5])
+    ([2], [1], [0, 1, 2])
+    """
+    mid = middling(values)
+    if mid is not None:
+        return [mid]
+    alone = [p for p in range(PLAYERS) if list(values).count(values[p]) == 1]
+    return alone or list(range(PLAYERS))
 
 
 # ---------------------------------------------------------------- options --
@@ -180,11 +200,7 @@ class GooseberryFool(Rules):
                 return reached
             if len(reached) == 2:
                 return [p for p in range(PLAYERS) if p not in reached]
-        mid = middling(totals)
-        if mid is not None:
-            return [mid]
-        alone = [p for p in range(PLAYERS) if list(totals).count(totals[p]) == 1]
-        return alone or list(range(PLAYERS))
+        return gooseberries(totals)
 
 
 def _check_int(name, value, low, high):
@@ -291,11 +307,14 @@ class GooseberryState(GameState):
 
     Moves are cards, one player at a time; after a trick the Goose won, its
     holder alone moves once more, naming the seat that takes the trick.
+    ``dealt`` may be three shorter hands of equal size (a few tricks, for
+    tests and lessons); a record replays only a full deal.
     """
 
     def __init__(self, rules: GooseberryFool, dealt: Sequence[Sequence[str]], dealer: int):
         self.rules = rules
         self.dealt = tuple(tuple(sorted(h, key=sort_key)) for h in dealt)
+        self.num_tricks = len(self.dealt[0])
         self.dealer = dealer
         self.leader = (dealer + 1) % PLAYERS
         self.hands = [set(h) for h in self.dealt]
@@ -307,7 +326,7 @@ class GooseberryState(GameState):
 
     # -- protocol ----------------------------------------------------------
     def is_terminal(self):
-        return len(self.tricks) >= HAND_SIZE
+        return len(self.tricks) >= self.num_tricks
 
     def to_move(self):
         if self.is_terminal():
@@ -369,7 +388,7 @@ class GooseberryState(GameState):
     def _finish_trick(self, winner: int, reason: str, taker: int) -> TrickResult:
         if reason == "goose":
             self.plays[-1].append(taker)
-        last = len(self.tricks) == HAND_SIZE - 1
+        last = len(self.tricks) == self.num_tricks - 1
         won = self._tricks_won() + np.eye(PLAYERS, dtype=int)[taker]
         points = tuple(deal_points(won.tolist())) if last else None
         trick = TrickResult(len(self.tricks), tuple(self.table), winner, reason, taker, points)
@@ -391,13 +410,14 @@ class GooseberryState(GameState):
     def scores(self):
         """Points of the deal; the middling player's 10 are added once the deal is over."""
         points = self.points()
-        if self.is_terminal():
-            points[middling(points)] += BONUS
+        mid = middling(points) if self.is_terminal() else None
+        if mid is not None:
+            points[mid] += BONUS
         return points
 
     def winners(self):
         """The deal's gooseberry: the middling scorer (before the bonus)."""
-        return [middling(self.points())] if self.is_terminal() else []
+        return gooseberries(self.points()) if self.is_terminal() else []
 
     # -- refusals ----------------------------------------------------------
     def _refusal(self, moves) -> str | None:
