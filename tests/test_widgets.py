@@ -200,3 +200,23 @@ def test_every_board_answers_a_click_quickly(game):
 def test_unknown_game_has_no_board():
     with pytest.raises(GopsError, match="the kit plays"):
         make_board("chess")
+
+
+@pytest.mark.parametrize("options", [
+    {"ties": "carry"}, {"ties": "unique", "players": 3}, {"ties": "rebid", "players": 3}, {"ties": "rebid", "rebid_open": True, "players": 3},
+    {"blind": True}, {"hidden_bids": True}, {"face_down_trophies": True}, {"ace_high": True},
+    {"defeat_the_dealer": True, "players": 3}, {"target": 20}, {"prize_order": "descending", "players": 7},
+], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_every_goofspiel_variant_plays_through_the_board(options):
+    board = GoofspielBoard(num_cards=4, seed=13, **options)
+    clicks = 0
+    while not board.finished:
+        _play_first_legal(board)
+        clicks += 1
+        assert board.last_error is None, board.last_error
+        assert clicks < 400
+        html = board._table.value + board._last.value + board._history.value
+        if options.get("hidden_bids") and not board.finished:
+            assert "<b>?</b>" in board._history.value or "?" in board._history.value
+        assert "None" not in html, "a hidden value leaked into the page as 'None'"
+    assert "Final score" in board.status

@@ -54,6 +54,7 @@ def _guarded(method):
             self._show_error(f"Something went wrong ({type(exc).__name__}: {exc}). Press New game to start again.")
         finally:
             self.last_click_ms = (time.perf_counter() - started) * 1000
+            self._timing.value = f'<span data-click-ms="{self.last_click_ms:.2f}"></span>'
         return None
 
     return wrapper
@@ -80,6 +81,8 @@ class GameBoard(widgets.VBox):
         self._active: int | None = None
         self._shown = False
         self._slots: list[tuple[widgets.Box, widgets.HTML, widgets.Button]] = []
+        self._timing = widgets.HTML()  # the last click's server-side time, for the benchmark
+        self._timing.add_class("gopskit-timing")
         self._hand_cards: list = []
         wanted = list(seats) if seats else [HUMAN]
         self._build(wanted)
@@ -303,6 +306,7 @@ class GameBoard(widgets.VBox):
         main.add_class("gopskit-main")
         history = widgets.VBox([widgets.HTML('<div class="gopskit-label">Turn by turn</div>'), self._history])
         history.add_class("gopskit-history-box")
-        self.children = [widgets.HTML(style_html()), header, self._status, main, self._summary, history, options]
+        self.children = [widgets.HTML(style_html()), header, self._status, main, self._summary, history, options,
+                         self._timing]
         self.add_class("gopskit-board")
 
