@@ -224,3 +224,47 @@ def test_unsolvable_rules_refused(kwargs, match):
 def test_bad_iteration_counts_refused():
     with pytest.raises(GopsError, match="at least 1"):
         next(cfr(Goofspiel(num_cards=3, blind=True), 0))
+
+
+# ------------------------------------------------------------- the CFR bot --
+from gopskit.agents import agent_names, make_agent  # noqa: E402
+from gopskit.agents.cfr_bot import CFRBot  # noqa: E402
+from gopskit.solvers.cfr import agent_tree_exploitability  # noqa: E402
+from contracts import check_agent_contract  # noqa: E402
+
+
+def test_cfr_bot_is_registered_and_knows_what_it_plays():
+    assert "cfr" in agent_names()
+    bot = make_agent("cfr")
+    assert bot.supports(Goofspiel(num_cards=4, hidden_bids=True))
+    assert bot.supports(Goofspiel(num_cards=3, defeat_the_dealer=True))
+    assert not bot.supports(Goofspiel(num_cards=5, hidden_bids=True))
+    assert not bot.supports(Goofspiel(num_cards=3, players=3, blind=True))
+    assert not bot.supports(Goofspiel(num_cards=3, hidden_bids=True, defeat_the_dealer=True))
+
+
+@pytest.mark.parametrize("name", ["hidden", "blind", "dealer"])
+def test_cfr_bot_passes_the_agent_contract(name):
+    check_agent_contract(CFRBot, Goofspiel(num_cards=3, **VARIANTS[name]), games=2)
+
+
+@pytest.mark.parametrize("name", ["hidden", "blind", "dealer-seat-2"])
+def test_cfr_bot_is_nearly_unexploitable(name):
+    rules = Goofspiel(num_cards=3, **VARIANTS[name])
+    assert agent_tree_exploitability(CFRBot(), rules, dealer=rules.dealer if rules.defeat_the_dealer else None) < 0.01
+    # a kit bot that ignores the hidden information does much worse
+    assert agent_tree_exploitability(make_agent("one-higher"), rules, dealer=rules.dealer if rules.defeat_the_dealer else None) > 0.1
+
+
+def test_cfr_bot_plays_every_hand_of_a_defeat_the_dealer_match():
+    from gopskit.arena import play_game
+
+    state = play_game(Goofspiel(num_cards=3, defeat_the_dealer=True), ["cfr", "cfr"], seed=3)
+    assert state.is_terminal() and len(state.hands) == 2
+    assert {hand.dealer for hand in state.hands} == {0, 1}
+
+
+def test_cfr_bot_refuses_before_reset():
+    obs = Goofspiel(num_cards=3, hidden_bids=True).new_game(0).observation(0)
+    with pytest.raises(AgentError, match="reset"):
+        CFRBot().policy(obs)
