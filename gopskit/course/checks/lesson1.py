@@ -1,0 +1,127 @@
+"""Lesson 1 (pure strategy): checkers for its exercises."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
+from ..pure import plan_label, plan_matrix, points_against_random, strictly_dominated_plans
+from ..strategies import strategy_problem, trial
+from ._registry import checker
+
+E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) < 0.01
+
+
+@checker(1, E1)
+def check_expected_points(expected_points):
+    """Exercise 1: match-prize's expected points against a random bidder, 5 cards."""
+    if is_blank(expected_points):
+        return not_answered(E1, "expected_points")
+    x = as_number(expected_points)
+    if x is None:
+        return wrong(E1, f"expected_points should be a number of points, not {describe(expected_points)}")
+    exact = points_against_random(range(1, 6))
+    known = {
+        float(exact.mine): None,
+        float(exact.theirs): f"{x:g} is what the random opponent expects (and, here, also the gap between the two); "
+                             "the question asks for match-prize's own points",
+        7.5: "7.5 is half of the 15 points: that would be true if neither player had an edge",
+        float(exact.mine + exact.discarded): f"{x:g} counts the ties as wins, but a tied prize is thrown away",
+        float(sum(p * (p - 1) for p in range(1, 6)) / 4): f"{x:g} divides by 4, but the random card is one of 5, the tied card included",
+        15.0: "15 is every point in the game; match-prize loses some prizes and ties others",
+    }
+    for value, message in known.items():
+        if _close(x, value):
+            if message is None:
+                return correct(E1, f"{x:g} points: prize p is won when the random card is below p, "
+                                   "with chance (p - 1)/5; summing p(p - 1)/5 over p = 1..5 gives 8.")
+            return wrong(E1, message, "bidding card p on prize p wins it with chance (p - 1)/5")
+    side = "high" if x > exact.mine else "low"
+    return wrong(E1, f"{x:g} is too {side}", "add up p x (p - 1)/5 for the prizes p = 1, 2, 3, 4, 5")
+
+
+@checker(1, E2)
+def check_beats_match_prize(strategy):
+    """Exercise 2: a strategy that beats match-prize on average in 5-card Gops."""
+    if is_blank(strategy):
+        return not_answered(E2, "beat_match_prize")
+    if not callable(strategy):
+        return wrong(E2, f"beat_match_prize should be a function of an observation, not {describe(strategy)}")
+    problem = strategy_problem(strategy, num_cards=5, seed=3, opponent="match-prize")
+    if problem:
+        return wrong(E2, problem, "return one of the cards in observation.legal_moves")
+    row = trial(strategy, ["match-prize"], num_cards=5, games=100, seed=11).rows[0]
+    diff = row["mean difference"]
+    if diff > 0:
+        return correct(E2, f"you win {diff:.2f} points per game on average against match-prize "
+                           "(the exact best reply wins 5.00: every prize but the 5).")
+    if diff == 0:
+        return wrong(E2, "every game was a draw: you bid exactly what match-prize bids",
+                     "to take prize p you need a card higher than p")
+    return wrong(E2, f"you lose {-diff:.2f} points per game on average against match-prize",
+                 "to take prize p you need a card higher than p; when you cannot win, spend your lowest card")
+
+
+@checker(1, E3)
+def check_best_reply_points(best_reply_points):
+    """Exercise 3: the exact best reply to match-prize in 6-card Gops wins n(n - 3)/2 = 9 points."""
+    if is_blank(best_reply_points):
+        return not_answered(E3, "best_reply_points")
+    x = as_int(best_reply_points)
+    if x is None:
+        return wrong(E3, f"best_reply_points should be a whole number of points, not {describe(best_reply_points)}")
+    messages = {
+        9: None,
+        15: "15 wins prizes 1 to 5, but you forgot the 6: match-prize bids the 6 on it and takes it (15 - 6 = 9)",
+        21: "21 is every point; nobody can win the 6 against match-prize, who bids a 6 on it",
+        5: "5 is the answer for 5-card Gops; the question is about 6 cards",
+        0: "match-prize can be beaten: win each small prize with a card one higher",
+    }
+    if x in messages:
+        if messages[x] is None:
+            return correct(E3, "9 points: take prizes 1..5 with a card one higher (15 points), "
+                               "give up the 6 with your 1 (-6). In general n(n - 3)/2.")
+        return wrong(E3, messages[x], "count what you win and what you give away, as a difference")
+    return wrong(E3, f"{x} is not it", "which prizes can you take from match-prize, and which must you give up?")
+
+
+def _as_label(item) -> str:
+    if isinstance(item, (tuple, list)):
+        return plan_label(item)
+    return str(item).strip()
+
+
+@checker(1, E4)
+def check_dominated_plans(dominated):
+    """Exercise 4: the strictly dominated plans of 3-card plan Gops."""
+    if is_blank(dominated):
+        return not_answered(E4, "dominated")
+    if isinstance(dominated, (str, int)) or not hasattr(dominated, "__iter__"):
+        dominated = [dominated]
+    labels = [_as_label(item) for item in dominated]
+    game = plan_matrix(3)
+    plans = list(game.row_labels)
+    unknown = [label for label in labels if label not in plans]
+    if unknown:
+        return wrong(E4, f"{', '.join(unknown)} is not a plan of 3-card Gops; a plan lists the card bid on prizes "
+                         f"1, 2, 3, each card once: {', '.join(plans)}")
+    truth = strictly_dominated_plans(3)
+    extra = [label for label in labels if label not in truth]
+    missing = [label for label in truth if label not in labels]
+    if extra:
+        label = extra[0]
+        row = game.payoffs[plans.index(label)]
+        best = plans[int(np.argmax(row))]
+        return wrong(E4, f"plan {label} is not strictly dominated: no other plan does better than it against "
+                         f"every opposing plan (against {best} it scores {row.max():+g})",
+                     "a plan is strictly dominated when one other row is larger in every column")
+    if missing:
+        label = missing[0]
+        return wrong(E4, f"you missed plan {label}: plan {truth[label][0]} scores more than it against every "
+                         "opposing plan", "compare the rows of the matrix column by column")
+    return correct(E4, "only 321 is strictly dominated (by 123): it puts the big card on the small prize "
+                       "and the small card on the big one.")

@@ -1,0 +1,135 @@
+"""Students' strategies written as plain Python functions, and quick trials against the bots.
+
+A strategy is a function ``strategy(observation) -> card`` (the same shape a
+tournament entry has, see :mod:`gopskit.arena.entries`). :func:`as_agent`
+turns it into an agent the engine can seat; :func:`trial` plays it against
+some bots and returns a small table; :func:`strategy_problem` plays one game
+and explains the first thing that went wrong, in a sentence for a beginner.
+
+>>> def copycat(observation):
+...     return observation.prize
+>>> table = trial(copycat, ["random"], num_cards=5, games=50, seed=1)
+>>> table.rows[0]["opponent"], table.rows[0]["mean difference"] > 0
+('random', True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from html import escape
+
+import numpy as np
+
+from ..agents.base import Agent
+from ..arena.batch import play_many
+from ..errors import AgentError
+from ..games.goofspiel import Goofspiel
+
+
+class FunctionAgent(Agent):
+    """Seat a function ``strategy(observation) -> card`` as an agent.
+
+    A bad answer (an exception, ``None``, a card not in the hand) raises
+    :class:`~gopskit.errors.AgentError` with a sentence saying what happened.
+    """
+
+    name = "your strategy"
+    classifier = {"stochastic": True, "memory": "game", "uses_opponent_bids": True, "games": ("goofspiel",)}
+
+    def __init__(self, strategy, name: str | None = None):
+        super().__init__()
+        if not callable(strategy):
+            raise AgentError(f"a strategy is a function that takes an observation and returns a card, not {strategy!r}")
+        self.strategy = strategy
+        self.name = name or getattr(strategy, "__name__", "your strategy")
+
+    def act(self, observation):
+        try:
+            move = self.strategy(observation)
+        except Exception as exc:  # the student's code: report it, never crash the lesson
+            raise AgentError(f"on turn {observation.turn + 1} your function raised {type(exc).__name__}: {exc}") from None
+        legal = list(observation.legal_moves)
+        if move is None:
+            raise AgentError("your function returned None: it must `return` a card from observation.legal_moves")
+        if isinstance(move, bool) or not isinstance(move, (int, np.integer)) or int(move) not in legal:
+            prize = f"the prize was {observation.prize}, " if observation.prize is not None else ""
+            raise AgentError(f"on turn {observation.turn + 1} ({prize}your hand {legal}) your function returned "
+                             f"{move!r}, which is not a card in your hand")
+        return int(move)
+
+
+def as_agent(strategy, name: str | None = None) -> Agent:
+    """An agent for ``strategy``: a function, an agent object or a bot name."""
+    if isinstance(strategy, (Agent, str)):
+        return strategy
+    return FunctionAgent(strategy, name)
+
+
+def strategy_problem(strategy, num_cards: int = 5, seed: int = 0, opponent="random") -> str | None:
+    """Play one game with ``strategy`` in seat 1; return what went wrong, or None if it played cleanly."""
+    try:
+        play_many(Goofspiel(num_cards=num_cards), [as_agent(strategy), opponent], games=1, seed=seed, method="loop")
+    except AgentError as exc:
+        return str(exc)
+    return None
+
+
+def try_against(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int = 0, ties: str = "discard"):
+    """Like :func:`trial`, but safe for a notebook: a blank or broken strategy gives a sentence, not an error."""
+    from .feedback import Feedback, is_blank
+
+    if is_blank(strategy):
+        return Feedback("Trial", "blank", "write your strategy function first, then run this cell again")
+    if not callable(strategy):
+        return Feedback("Trial", "wrong", f"a strategy is a function of an observation, not {strategy!r}")
+    problem = strategy_problem(strategy, num_cards=num_cards, seed=seed)
+    if problem:
+        return Feedback("Trial", "wrong", problem, "return one of the cards in observation.legal_moves")
+    return trial(strategy, opponents, num_cards=num_cards, games=games, seed=seed, ties=ties)
+
+
+@dataclasses.dataclass
+class TrialTable:
+    """Results of :func:`trial`: one row per opponent (mean points each, mean difference, games won)."""
+
+    title: str
+    rows: list[dict]
+
+    def text(self) -> str:
+        lines = [self.title, f"{'opponent':<14}{'you':>7}{'them':>7}{'diff':>7}{'won':>6}{'lost':>6}"]
+        for row in self.rows:
+            lines.append(f"{row['opponent']:<14}{row['your points']:>7.2f}{row['their points']:>7.2f}"
+                         f"{row['mean difference']:>+7.2f}{row['won']:>6.0%}{row['lost']:>6.0%}")
+        return "\n".join(lines)
+
+    __repr__ = text
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{h}</th>" for h in ("opponent", "your points", "their points", "difference", "won", "lost"))
+        body = "".join(
+            f"<tr><td>{escape(r['opponent'])}</td><td>{r['your points']:.2f}</td><td>{r['their points']:.2f}</td>"
+            f"<td><b>{r['mean difference']:+.2f}</b></td><td>{r['won']:.0%}</td><td>{r['lost']:.0%}</td></tr>"
+            for r in self.rows)
+        return f"<b>{escape(self.title)}</b><table><tr>{head}</tr>{body}</table>"
+
+
+def trial(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int = 0, ties: str = "discard") -> TrialTable:
+    """Play ``strategy`` (seat 1) against each opponent ``games`` times; return the averages.
+
+    Raises :class:`~gopskit.errors.AgentError` with a readable message if the
+    strategy misbehaves (use :func:`strategy_problem` first to get it as text).
+    """
+    rules = Goofspiel(num_cards=num_cards, ties=ties)
+    rows = []
+    for opponent in opponents:
+        points = play_many(rules, [as_agent(strategy), opponent], games=games, seed=seed)
+        diff = points[:, 0] - points[:, 1]
+        label = opponent if isinstance(opponent, str) else getattr(opponent, "name", "opponent")
+        rows.append({"opponent": label, "your points": float(points[:, 0].mean()),
+                     "their points": float(points[:, 1].mean()), "mean difference": float(diff.mean()),
+                     "won": float((diff > 0).mean()), "lost": float((diff < 0).mean())})
+    name = getattr(strategy, "__name__", strategy if isinstance(strategy, str) else "your strategy")
+    return TrialTable(f"{name}: {games} games of {num_cards}-card Gops against each bot", rows)
+
+
+__all__ = ["FunctionAgent", "TrialTable", "as_agent", "strategy_problem", "trial", "try_against"]

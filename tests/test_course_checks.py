@@ -1,0 +1,93 @@
+"""Exercise checkers: they accept the worked answers, reject typical wrong answers with a message that
+says what is wrong, treat the placeholder ``...`` as "not answered yet", and never raise."""
+
+from __future__ import annotations
+
+import pytest
+
+from gopskit.course import checks
+from gopskit.course.feedback import Feedback
+
+ALL_CHECKERS = [f for lesson in range(1, 6) for f in checks.checkers(lesson)]
+
+
+def _beat(observation):
+    higher = [c for c in observation.legal_moves if c > observation.prize]
+    return min(higher) if higher else min(observation.legal_moves)
+
+
+def _copy(observation):
+    return observation.prize
+
+
+def _crash(observation):
+    return observation.no_such_field
+
+
+def _stub(observation):
+    ...
+
+
+# checker name -> (worked answers, [(wrong answer, words the message must contain)])
+CASES = {
+    "check_expected_points": ([8, 8.0, 40 / 5], [
+        (4, "random opponent expects"), (7.5, "half of the 15"), (11, "ties as wins"), (10, "divides by 4"),
+        (15, "every point"), (12, "too high"), (2, "too low"), ("8", "should be a number"), (True, "should be a number")]),
+    "check_beats_match_prize": ([_beat], [
+        (_copy, "draw"), (_crash, "raised AttributeError"), (_stub, "returned None"), (5, "should be a function"),
+        (lambda o: max(o.legal_moves) + 1, "not a card in your hand"), (lambda o: min(o.legal_moves), "you lose")]),
+    "check_best_reply_points": ([9, 9.0], [
+        (15, "forgot the 6"), (21, "every point"), (5, "5-card"), (0, "can be beaten"), (7, "not it"),
+        (9.5, "whole number")]),
+    "check_dominated_plans": ([["321"], [321], [(3, 2, 1)], "321", {"321"}], [
+        (["321", "123"], "123 is not strictly dominated"), ([], "missed plan 321"), (["132"], "132 is not strictly"),
+        (["999"], "not a plan")]),
+}
+
+
+def test_every_lesson_checker_has_cases_here():
+    names = {f.__name__ for f in ALL_CHECKERS}
+    assert names <= set(CASES), f"checkers without test cases: {sorted(names - set(CASES))}"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_worked_answers_pass(name):
+    right, _wrong = CASES[name]
+    for answer in right:
+        feedback = getattr(checks, name)(answer)
+        assert isinstance(feedback, Feedback) and feedback.ok, f"{name}({answer!r}) -> {feedback}"
+        assert feedback.text().startswith(f"{feedback.exercise}: correct.")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_typical_wrong_answers_fail_with_a_specific_message(name):
+    _right, wrongs = CASES[name]
+    for answer, words in wrongs:
+        feedback = getattr(checks, name)(answer)
+        assert feedback.status == "wrong", f"{name}({answer!r}) should be rejected, got {feedback}"
+        assert words in feedback.message, f"{name}({answer!r}): {feedback.message!r} should mention {words!r}"
+        assert not bool(feedback)
+
+
+@pytest.mark.parametrize("checker", ALL_CHECKERS, ids=lambda f: f.__name__)
+def test_blank_answers_say_not_answered_and_never_raise(checker):
+    for blank in (..., None):
+        feedback = checker(blank)
+        assert feedback.status == "blank", f"{checker.__name__}({blank!r}) -> {feedback}"
+        assert "not answered yet" in feedback.text() and "Hint" in feedback.text()
+        assert "Not answered yet" in feedback._repr_html_()
+
+
+@pytest.mark.parametrize("checker", ALL_CHECKERS, ids=lambda f: f.__name__)
+def test_odd_answers_give_feedback_not_exceptions(checker):
+    for odd in ("", "abc", -1, 10**9, float("nan"), [1, "x"], {"a": 1}, object(), lambda o: 1 / 0):
+        feedback = checker(odd)
+        assert isinstance(feedback, Feedback) and feedback.status == "wrong", f"{checker.__name__}({odd!r})"
+        assert feedback.message
+
+
+def test_feedback_renders_as_text_and_html():
+    feedback = Feedback("Exercise 7", "wrong", "3 < 4 & so on", "look <here>")
+    assert repr(feedback) == "Exercise 7: not yet. 3 < 4 & so on\n  Hint: look <here>"
+    html = feedback._repr_html_()
+    assert "3 &lt; 4 &amp; so on" in html and "look &lt;here&gt;" in html and "Not yet" in html
