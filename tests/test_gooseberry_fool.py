@@ -12,11 +12,11 @@ from contracts import check_agent_contract, check_game_contract
 from gopskit.agents import make_agent
 from gopskit.agents.gooseberry_fool import Middler, gooseberry_chance, middle_margin
 from gopskit.arena import play_game
-from gopskit.cards import JOKER, suit_of
+from gopskit.cards import JOKER, is_red, suit_of
 from gopskit.errors import IllegalMoveError, OptionError, RecordError
 from gopskit.games import make_rules, replay_record
 from gopskit.games.gooseberry_fool import (
-    DECK, GooseberryFool, GooseberryState, deal_points, gooseberries, gooseberry, middling, right_of,
+    DECK, GooseberryFool, GooseberryState, card_strength, deal_points, gooseberries, gooseberry, middling, right_of,
 )
 
 SINGLE = GooseberryFool(target=None)
@@ -70,6 +70,21 @@ def test_the_three_worked_tricks_of_the_source(cards, void, winner, reason, why)
 ])
 def test_the_gooseberry_is_the_odd_card_out(cards, winner):
     assert gooseberry(cards)[0] == winner
+
+
+def test_the_fast_trick_judge_agrees_with_the_rule_read_plainly_on_every_trick():
+    def plain(cards):
+        suits = [suit_of(c) for c in cards]
+        if len(set(suits)) == 1:
+            return sorted(range(3), key=lambda i: card_strength(cards[i]))[1]
+        if len(set(suits)) == 2:
+            return next(i for i in range(3) if suits.count(suits[i]) == 1)
+        reds = [is_red(c) for c in cards]
+        return next(i for i in range(3) if reds.count(reds[i]) == 1)
+
+    cards = [c for c in DECK if c != JOKER]
+    assert len(cards) == 32 and card_strength("AS") == 14 and card_strength("7D") == 7
+    assert all(gooseberry(t)[0] == plain(t) for t in itertools.permutations(cards, 3))
 
 
 # -------------------------------------------------------- following suit ---

@@ -45,7 +45,7 @@ def test_equal_bids_cancel_and_the_next_highest_unique_bid_wins():
     event = state.apply([15, 15, 8, 2])
     assert event.winner == 2 and event.cancelled == (0, 1) and state.scores() == [0, 0, 5, 0]
     assert event.explain() == ("Player 3 takes the +5 with the highest bid left, 8 "
-                               "(15 cancelled; player 4 bid 2).")
+                               "(two 15s cancelled; player 4 bid 2).")
 
 
 def test_equal_bids_cancel_for_a_negative_prize_too():
@@ -135,6 +135,20 @@ def test_a_tie_on_points_names_every_tied_player():
     assert state.scores() == [0, 0] and state.winners() == [0, 1] and sum(state.lost) == sum(PRIZES)
 
 
+def test_several_rounds_add_up_and_the_highest_total_wins():
+    rules = Raj(players=2, rounds=3)
+    match = play_game(rules, ["raj-proportional", "random"], seed=8)
+    assert len(match.hands) == 3 and all(hand.is_terminal() for hand in match.hands)
+    totals = [sum(hand.scores()[p] for hand in match.hands) for p in range(2)]
+    assert match.scores() == totals and match.winners() == [p for p in range(2) if totals[p] == max(totals)]
+    assert match.hands[1].observation(0).match_scores is None  # a round alone knows nothing of the match
+    record = json.loads(json.dumps(match.record()))
+    assert len(record["hands"]) == 3 and replay_record(record).record() == record
+    record["hands"][1]["bids"][2][0] = 99
+    with pytest.raises(RecordError, match=r"turn 3: player 1 cannot play 99.*\(round 2\)"):
+        replay_record(record)
+
+
 # --------------------------------------------------------- bad input ---
 def test_an_illegal_bid_is_refused_and_nothing_changes():
     state = fixed(5).new_game()
@@ -150,7 +164,7 @@ def test_an_illegal_bid_is_refused_and_nothing_changes():
 
 
 @pytest.mark.parametrize("options", [
-    {"players": 1}, {"players": 6}, {"carry_decides": "first"}, {"prize_order": "random"},
+    {"players": 1}, {"players": 6}, {"carry_decides": "first"}, {"prize_order": "random"}, {"rounds": 0},
     {"prize_order": [1, 2, 3]}, {"prize_order": list(range(1, 16))},
 ])
 def test_bad_options_are_refused(options):
@@ -244,6 +258,7 @@ def test_the_winner_holds_a_unique_bid_and_no_unique_bid_is_better(bids, highest
 # -------------------------------------------------------- contracts ---
 @pytest.mark.parametrize("options", [
     {}, {"players": 2}, {"players": 5, "carry_decides": "total"}, {"prize_order": "ascending", "players": 4},
+    {"rounds": 2, "players": 3},
 ])
 def test_game_contract(options):
     check_game_contract(make_rules("raj", **options), seeds=range(3))

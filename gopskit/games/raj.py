@@ -20,6 +20,7 @@ option             default     meaning
 ``carry_decides``  "newest"    with carried prizes on offer, who takes them:
                                "newest" (the sign of the newly turned prize)
                                or "total" (the sign of the offer's total)
+``rounds``         1           games played and added up (a match when > 1)
 =================  ==========  ===============================================
 
 >>> rules = Raj(players=2, prize_order="descending")
@@ -62,8 +63,11 @@ class Raj(Rules):
     players: int = 3
     prize_order: str | tuple = "shuffled"
     carry_decides: str = "newest"
+    rounds: int = 1
 
     def __post_init__(self):
+        if isinstance(self.rounds, bool) or not isinstance(self.rounds, (int, np.integer)) or not 1 <= self.rounds <= 20:
+            raise OptionError(f"option rounds must be a whole number from 1 to 20, not {self.rounds!r}")
         if isinstance(self.players, bool) or not isinstance(self.players, (int, np.integer)) or not 2 <= self.players <= 5:
             raise OptionError(f"option players must be a whole number from 2 to 5, not {self.players!r}")
         if self.carry_decides not in CARRY_RULES:
@@ -104,7 +108,14 @@ class Raj(Rules):
         return RajState(self, self.prize_deck(rng))
 
     def replay_hand(self, hand, hand_number):
-        return _replay(self, hand)
+        return _replay(self, hand, hand_number)
+
+    # -- matches -----------------------------------------------------------
+    def is_match(self) -> bool:
+        return self.rounds > 1
+
+    def match_over(self, totals, hands_played):
+        return hands_played >= self.rounds
 
 
 # ---------------------------------------------------------------- events ---
@@ -147,10 +158,15 @@ class RajTurn:
         way = "highest" if self.highest else "lowest"
         left = " left" if self.cancelled else ""
         gone = sorted({self.bids[p] for p in self.cancelled})
-        notes = [f"{' and '.join(map(str, gone))} cancelled"] if gone else []
+        counts = [sum(self.bids[p] == bid for p in self.cancelled) for bid in gone]
+        pairs = [f"{_COUNT_WORDS[n]} {bid}s" for bid, n in zip(gone, counts)]
+        notes = [f"{' and '.join(pairs)} cancelled"] if gone else []
         notes += [f"{_lower(names[p])} bid {b}" for p, b in enumerate(self.bids) if p != self.winner and p not in self.cancelled]
         tail = f" ({'; '.join(notes)})" if notes else ""
         return f"{names[self.winner]} takes the {offer} with the {way} bid{left}, {self.bids[self.winner]}{tail}."
+
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def _lower(name: str) -> str:
@@ -298,7 +314,17 @@ class RajState(GameState):
 
 
 # ---------------------------------------------------------------- replay ---
-def _replay(rules: Raj, hand: Mapping) -> RajState:
+def _replay(rules: Raj, hand: Mapping, hand_number: int = 0) -> RajState:
+    try:
+        return _replay_round(rules, hand)
+    except RecordError as exc:
+        if not rules.is_match():
+            raise
+        message = str(exc).split(": ", 1)[1] if exc.turn is not None else str(exc)
+        raise RecordError(f"{message} (round {hand_number + 1})", turn=exc.turn) from None
+
+
+def _replay_round(rules: Raj, hand: Mapping) -> RajState:
     prizes, bids = hand.get("prizes"), hand.get("bids")
     if not isinstance(prizes, list) or not isinstance(bids, list):
         raise RecordError("a Raj record needs lists 'prizes' and 'bids'")
