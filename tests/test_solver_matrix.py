@@ -251,3 +251,18 @@ def test_turn_matrix_rejects_impossible_positions():
         goofspiel_turn_matrix([1, 2], [1, 2], [1, 2], prize=3)
     with pytest.raises(GopsError, match="distinct"):
         goofspiel_turn_matrix([1, 1], [1, 2], [1, 2], prize=1)
+
+
+# ---------------------------------------------------------------- docs ---
+def test_howto_page_and_docstring_examples_run():
+    import doctest
+    import importlib
+    import pathlib
+
+    page = pathlib.Path(__file__).parent.parent / "docs" / "solvers-matrix.md"
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    assert doctest.testfile(str(page), module_relative=False, optionflags=flags).failed == 0
+    for name in ("matrix", "_matrix_base", "_matrix_nash", "_matrix_goofspiel", "learning", "exploit", "cfr",
+                 "_cfr_tables"):
+        module = importlib.import_module(f"gopskit.solvers.{name}")
+        assert doctest.testmod(module, optionflags=flags).failed == 0, name
