@@ -268,3 +268,14 @@ def test_cfr_bot_refuses_before_reset():
     obs = Goofspiel(num_cards=3, hidden_bids=True).new_game(0).observation(0)
     with pytest.raises(AgentError, match="reset"):
         CFRBot().policy(obs)
+
+
+def test_win_objective_is_solved_too():
+    rules = Goofspiel(num_cards=3, hidden_bids=True)
+    tree = build_tree(rules, objective="win")
+    assert set(np.unique(tree.utility)) <= {-1.0, 0.0, 1.0}
+    solution = solve_cfr(rules, 300, objective="win")
+    assert exploitability(solution) < 0.01
+    assert game_value(solution) == pytest.approx(0, abs=0.01)  # a symmetric game
+    with pytest.raises(GopsError, match="objective"):
+        build_tree(rules, objective="glory")
