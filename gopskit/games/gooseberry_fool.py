@@ -340,7 +340,7 @@ class GooseberryState(GameState):
         """The suit to follow in the current trick (``None`` before the lead or after a Goose lead)."""
         if not self.table or self.table[0][1] == JOKER:
             return None
-        return suit_of(self.table[0][1])
+        return CARD_SUIT[self.table[0][1]]
 
     def legal_moves(self, player):
         player = self.check_player(player)
@@ -352,7 +352,7 @@ class GooseberryState(GameState):
         if not self.table:
             return hand if hand == [JOKER] else [c for c in hand if c != JOKER]
         led = self.led_suit
-        follow = [c for c in hand if c != JOKER and suit_of(c) == led]
+        follow = [c for c in hand if c != JOKER and CARD_SUIT[c] == led]
         if follow or led is None:
             return follow or hand
         return [JOKER] if JOKER in self.hands[player] else hand
