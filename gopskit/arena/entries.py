@@ -32,8 +32,8 @@ import pathlib
 import tempfile
 import textwrap
 
-from ..agents import agent_class
-from ..errors import OptionError
+from ..agents import Agent, agent_class
+from ..errors import AgentError, OptionError
 from .sandbox import Limits, SandboxWorker
 
 
@@ -110,6 +110,55 @@ def unique_names(entries: list[Entry]) -> list[Entry]:
     return out
 
 
+# ----------------------------------------------------- a student as agent ---
+class SandboxAgent(Agent):
+    """A student's strategy file as an ordinary agent (one move per round trip).
+
+    For boards, :func:`gopskit.arena.play_game` and solvers; tournaments use
+    the faster batched path. A forfeit (error, timeout, not a card) raises
+    :class:`~gopskit.errors.AgentError` with the sentence for the student.
+    Close it with :meth:`close` (or use it in a ``with`` block).
+    """
+
+    name = "student"
+    classifier = {"stochastic": False, "memory": "game", "uses_opponent_bids": True, "games": ("*",)}
+
+    def __init__(self, path, limits: Limits | None = None):
+        super().__init__()
+        self.worker = SandboxWorker(path, limits)
+        self.label = pathlib.Path(path).stem
+        self._games, self._seed = 0, 0
+
+    def supports(self, rules) -> bool:
+        return True
+
+    def reset(self, rules, player, rng=None):
+        super().reset(rules, player, rng)
+        self.worker.reset_games()
+        self._games += 1
+        self._seed = int(self.rng.integers(2**62))
+
+    def act(self, observation):
+        from .tables import judge_move, observation_data
+
+        key = f"game-{self._games}"
+        reply = self.worker.play([(key, self._seed, observation_data(observation))])[key]
+        if reply.ok:
+            reply = judge_move(reply.move, observation.legal_moves)
+        if not reply.ok:
+            raise AgentError(f"{self.label}: {reply.detail}")
+        return reply.move
+
+    def close(self):
+        self.worker.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 # ----------------------------------------------------- submission check ---
 @dataclasses.dataclass(frozen=True)
 class EntryCheck:
@@ -124,7 +173,7 @@ class EntryCheck:
 
 
 def check_entry(entry, rules=None, limits: Limits | None = None, seed: int = 0) -> EntryCheck:
-    """Load a strategy and play one game against the random bot, seat 1.
+    """Load a strategy and play one game in seat 1 against the random bot (every other seat).
 
     The message says what was wrong and where (the line, the turn, what was
     expected), in words a beginner can act on.
@@ -137,11 +186,12 @@ def check_entry(entry, rules=None, limits: Limits | None = None, seed: int = 0) 
     with SandboxWorker(entry.path, limits) as worker:
         if not worker.start():
             return EntryCheck(entry.name, False, f"{entry.path.name}: {worker.load_error}")
-        game = play_games(rules, [entry, bot_entry("random")], [seed], {entry.name: worker})[0]
+        seats = [entry] + [bot_entry("random")] * (rules.num_players - 1)
+        game = play_games(rules, seats, [seed], {entry.name: worker})[0]
     if game["forfeits"]:
         return EntryCheck(entry.name, False, explain_forfeit(game["forfeits"][0], entry.path.name))
-    points = game["points"]
-    return EntryCheck(entry.name, True, f"played a whole game against the random bot ({points[0]:g} to {points[1]:g})")
+    points = ", ".join(f"{p:g}" for p in game["points"])
+    return EntryCheck(entry.name, True, f"played a whole game against the random bot (points: {points})")
 
 
 def explain_forfeit(forfeit: dict, filename: str = "") -> str:
@@ -156,5 +206,5 @@ def explain_forfeit(forfeit: dict, filename: str = "") -> str:
     return f"{where}turn {forfeit.get('turn', '?')}: {lead}{forfeit['detail']}"
 
 
-__all__ = ["Entry", "EntryCheck", "bot_entry", "check_entry", "entries_from_folder", "entry_from_function",
+__all__ = ["Entry", "EntryCheck", "SandboxAgent", "bot_entry", "check_entry", "entries_from_folder", "entry_from_function",
            "explain_forfeit", "student_entry", "unique_names"]

@@ -46,11 +46,17 @@ import sys
 import tempfile
 import time
 
+try:
+    import fcntl
+except ImportError:  # not on Windows
+    fcntl = None
+
 from ..errors import OptionError
 
 WORKER_SCRIPT = pathlib.Path(__file__).with_name("_worker.py")
 _GRACE_SECONDS = 2.0
 _MAX_REPLY_BYTES = 8 * 2**20
+_PIPE_BYTES = 2**20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,6 +128,7 @@ class SandboxWorker:
             env=_worker_environment(self.home), start_new_session=True,
         )
         self._buffer = b""
+        _widen_pipes(self.process)
         try:
             self._write(_frame(self._config()), time.monotonic() + _GRACE_SECONDS + 5)
         except (OSError, TimeoutError) as exc:
@@ -300,6 +307,18 @@ class SandboxWorker:
             name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
             return f"its Python process was killed ({name}; out of memory?)"
         return f"its Python process stopped (exit code {code}); a strategy must return a card, never exit"
+
+
+def _widen_pipes(process) -> None:
+    """Ask Linux for 1 MB pipes, so a batch of observations is written in one go."""
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", 1031) if fcntl else None
+    if setsize is None or not sys.platform.startswith("linux"):
+        return
+    for pipe in (process.stdin, process.stdout):
+        try:
+            fcntl.fcntl(pipe.fileno(), setsize, _PIPE_BYTES)
+        except OSError:
+            pass
 
 
 def _frame(message) -> bytes:

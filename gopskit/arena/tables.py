@@ -49,6 +49,7 @@ class _Game:
     student_seeds: dict
     forfeits: list = dataclasses.field(default_factory=list)
     over: bool = False
+    history: dict = dataclasses.field(default_factory=dict)  # seat -> (past turns, their data)
 
 
 def play_games(rules, entries: Sequence, seeds: Sequence[int], workers: Mapping | None = None,
@@ -112,8 +113,7 @@ def _gather_moves(live, workers) -> dict:
             if seat in game.student_seeds:
                 requests.setdefault(game.entries[seat].name, []).append((game, seat))
     for name, asked in requests.items():
-        items = [(f"{game.key}/{seat}", game.student_seeds[seat], observation_data(game.state.observation(seat)))
-                 for game, seat in asked]
+        items = [(f"{game.key}/{seat}", game.student_seeds[seat], _wire_data(game, seat)) for game, seat in asked]
         if name in workers:
             workers[name].send(items)
     replies = {}
@@ -161,6 +161,8 @@ def judge_move(move, legal: Sequence) -> Reply:
     >>> judge_move("5", [2, 5, 9]).error
     'malformed'
     """
+    if type(move) is int and move in legal:
+        return Reply(move=move)
     for option in legal:
         if _same_move(move, option):
             return Reply(move=option)
@@ -233,35 +235,27 @@ def _result(rules, game: _Game) -> dict:
 
 
 def _number(value):
-    value = float(value)
-    return int(value) if value.is_integer() else value
+    """numpy numbers to Python ones (whole numbers as ``int``); anything else unchanged."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return int(value) if value.is_integer() else value
+    return value
 
 
 # ------------------------------------------------------- observation data ---
+_SCALARS = frozenset((int, str, bool, float, type(None)))
+
+
 def observation_data(observation) -> dict:
-    """``observation.to_dict()``, several times faster (the sandbox sends millions).
+    """``observation.to_dict()``, several times faster.
 
     Walks the dataclass fields once, descending only into containers and
     nested dataclasses; the result equals ``observation.to_dict()`` exactly
-    (a property test checks it over every Goofspiel variant). Nested data of
-    frozen dataclasses (past turns) is shared between calls: read, never modify.
+    (a property test checks it over every Goofspiel variant).
     """
     return {name: _plain(getattr(observation, name)) for name in _field_names(type(observation))}
-
-
-@functools.cache
-def _field_names(cls) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
-_SCALARS = (int, str, bool, float, type(None))
-_SCALAR_SET = frozenset(_SCALARS)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _frozen_data(value) -> dict:
-    """Past turns repeat in every later observation: convert each one once."""
-    return observation_data(value)
 
 
 def _plain(value):
@@ -269,21 +263,70 @@ def _plain(value):
     if kind in _SCALARS:
         return value
     if kind is tuple or kind is list:
-        if set(map(type, value)) <= _SCALAR_SET:
+        if set(map(type, value)) <= _SCALARS:
             return list(value)
         return [_plain(v) for v in value]
     if kind is dict:
         return {k: _plain(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value):
-        try:
-            return _frozen_data(value)
-        except TypeError:  # not hashable: convert it afresh
-            return observation_data(value)
+        return observation_data(value)
+    return _numpy_scalar(value)
+
+
+def _wire_data(game: _Game, seat: int) -> dict:
+    """The observation of ``seat`` as sent to a sandbox (``marshal`` data).
+
+    Like :func:`observation_data`, except that tuples of plain values stay
+    tuples (marshal sends them as they are; the worker shows every list as a
+    tuple anyway), and past turns are converted once: they never change and
+    the engine hands out the same turn objects, so the converted history is
+    kept per seat and extended (converted afresh if it ever differs).
+    """
+    observation = game.state.observation(seat)
+    data = {}
+    for name in _field_names(type(observation)):
+        value = getattr(observation, name)
+        kind = type(value)
+        if kind in _SCALARS or (kind is tuple and set(map(type, value)) <= _SCALARS):
+            data[name] = value
+        elif name == "history" and kind is tuple:
+            turns, converted = game.history.get(seat, ((), []))
+            if value[: len(turns)] != turns:
+                turns, converted = (), []
+            converted = converted + [_wire(turn) for turn in value[len(turns):]]
+            game.history[seat] = (value, converted)
+            data[name] = converted
+        else:
+            data[name] = _wire(value)
+    return data
+
+
+def _wire(value):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
+        if set(map(type, value)) <= _SCALARS:
+            return tuple(value) if kind is list else value
+        return [_wire(v) for v in value]
+    if kind is dict:
+        return {k: _wire(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value):
+        return {name: _wire(getattr(value, name)) for name in _field_names(type(value))}
+    return _numpy_scalar(value)
+
+
+def _numpy_scalar(value):
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, np.floating):
         return float(value)
     return value
+
+
+@functools.cache
+def _field_names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 __all__ = ["FORFEIT_KINDS", "forfeit_points", "judge_move", "observation_data", "play_games", "play_tables"]

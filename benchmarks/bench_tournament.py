@@ -1,0 +1,73 @@
+"""How long a class tournament with student code takes (a figure, never pass/fail).
+
+The issue's target: 30 student entries, 100 games per seating of each pair
+(435 pairs x 2 seats x 100 = 87,000 games), 13 cards, in under 5 minutes.
+The entries are simple strategy files (six copies each of five styles), so
+the figure measures the tournament machinery: sandboxes, batching, the engine.
+
+    .venv/bin/python benchmarks/bench_tournament.py            # the full target
+    .venv/bin/python benchmarks/bench_tournament.py --entries 10 --games 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import platform
+import tempfile
+import time
+
+from gopskit.arena.tournament import Tournament
+from gopskit.games.goofspiel import Goofspiel
+
+STYLES = {
+    "copycat": "def strategy(observation):\n    return observation.prize\n",
+    "one_higher": (
+        "def strategy(observation):\n"
+        "    higher = [c for c in observation.hand if c > observation.prize]\n"
+        "    return min(higher) if higher else min(observation.hand)\n"
+    ),
+    "lucky": "import random\n\ndef strategy(observation):\n    return random.choice(observation.legal_moves)\n",
+    "big_spender": "def strategy(observation):\n    return max(observation.hand)\n",
+    "counter": (
+        "class Strategy:\n"
+        "    def reset(self):\n"
+        "        self.turns = 0\n"
+        "    def strategy(self, observation):\n"
+        "        self.turns += 1\n"
+        "        hand = observation.hand\n"
+        "        return hand[min(len(hand) - 1, observation.prize * len(hand) // 14)]\n"
+    ),
+}
+
+
+def write_class(folder: pathlib.Path, entries: int) -> None:
+    styles = list(STYLES.items())
+    for k in range(entries):
+        name, code = styles[k % len(styles)]
+        (folder / f"{name}_{k:02d}.py").write_text(code, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--entries", type=int, default=30)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--cards", type=int, default=13)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = pathlib.Path(tmp) / "class"
+        folder.mkdir()
+        write_class(folder, args.entries)
+        tournament = Tournament.from_folder(folder, Goofspiel(num_cards=args.cards), games=args.games, seed=1)
+        start = time.perf_counter()
+        results = tournament.run(out=pathlib.Path(tmp) / "out", progress=False)
+        elapsed = time.perf_counter() - start
+    games = len(results.games)
+    forfeits = sum(bool(g["forfeits"]) for g in results.games)
+    print(f"{args.entries} student entries, {args.games} games per seating, {args.cards} cards: "
+          f"{games} games ({forfeits} forfeited) in {elapsed:.1f} s "
+          f"({games / elapsed:.0f} games/s; {platform.python_version()}, {platform.machine()})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""``gopskit tournament``: a class tournament from the command line.
+
+    gopskit tournament submissions/ --bots random,match-prize --games 100 --cards 13
+
+plays every strategy file of ``submissions/`` (and the named bots) against
+each other, prints the submission checks, the ranking, the forfeits and how
+each entry bids, and saves everything in ``--out`` (``tournament-results``).
+An interrupted run carries on with ``--resume``. Bad options exit with
+status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import shutil
+
+from ..errors import OptionError
+
+DEFAULT_OUT = "tournament-results"
+_OUR_FILES = ("tournament.json", "results.json", "games.csv", "ranking.csv", "tables", "plots")
+
+
+def register(subparsers) -> None:
+    """Add the ``tournament`` subcommand to the ``gopskit`` command."""
+    cmd = subparsers.add_parser("tournament", help="round robin of students' strategy files and bots",
+                                description=__doc__.split("\n\n")[0])
+    cmd.add_argument("folder", nargs="?", default=None, help="folder of strategy files (*.py); optional with --bots")
+    cmd.add_argument("--bots", default="", help="bots to enter, comma separated (e.g. random,match-prize)")
+    cmd.add_argument("--game", default="goofspiel", help="the game (default goofspiel)")
+    cmd.add_argument("--cards", type=int, default=None, help="Goofspiel cards per suit, 1-13 (default 13)")
+    cmd.add_argument("--players", type=int, default=None, help="players per table (default 2)")
+    cmd.add_argument("--ties", default=None, help="Goofspiel tie rule: discard, carry, unique or rebid")
+    cmd.add_argument("--prize-order", default=None, help="shuffled, ascending or descending")
+    for flag in ("ace-high", "blind", "hidden-bids", "face-down-trophies"):
+        cmd.add_argument(f"--{flag}", action="store_true", help=f"Goofspiel variant: {flag.replace('-', ' ')}")
+    cmd.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="any other game option (repeatable), e.g. --option target=92")
+    cmd.add_argument("--games", type=int, default=100, help="games per seating of every table (default 100)")
+    cmd.add_argument("--seed", type=int, default=0, help="seed: the same seed replays the same tournament")
+    cmd.add_argument("--seatings", default="rotations", help="rotations (default) or permutations (3+ players)")
+    cmd.add_argument("--time-limit", type=float, default=1.0, help="seconds per move (default 1)")
+    cmd.add_argument("--memory-limit", type=int, default=512, help="megabytes per strategy (default 512)")
+    cmd.add_argument("--max-timeouts", type=int, default=5,
+                     help="timed-out games before an entry is withdrawn (default 5; 0: never)")
+    cmd.add_argument("--out", default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
+    cmd.add_argument("--resume", action="store_true", help="carry on an interrupted run in --out")
+    cmd.add_argument("--overwrite", action="store_true", help="replace an earlier tournament in --out")
+    cmd.add_argument("--bot-records", action="store_true", help="keep records of bot-only games too (slower)")
+    cmd.add_argument("--plots", action="store_true", help="also save the plots as PNG files in --out/plots")
+    cmd.add_argument("--check", action="store_true", help="only check the submissions and print the verdicts")
+    cmd.add_argument("--quiet", action="store_true", help="no progress bar")
+    cmd.set_defaults(func=run_tournament)
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    """Build the tournament from ``args``, run it, print the tables; return the exit status."""
+    from .tournament import Tournament
+
+    rules = _rules(args)
+    tournament = Tournament(rules, _entries(args), games=args.games, seed=args.seed, limits=_limits(args),
+                            seatings=args.seatings, bot_records=args.bot_records)
+    if args.check:
+        checks = tournament.check()
+        for check in checks:
+            print(check)
+        return 0 if all(c.ok for c in checks) else 1
+    out = pathlib.Path(args.out)
+    if args.overwrite and not args.resume:
+        _clear(out)
+    results = tournament.run(out=out, resume=args.resume, progress=not args.quiet)
+    _report(results)
+    if args.plots:
+        print(f"Plots: {_save_plots(results, out / 'plots')}")
+    print(f"Saved in {out}/: results.json (every game), games.csv, ranking.csv")
+    return 0
+
+
+def _rules(args):
+    from ..games import make_rules
+
+    options = {}
+    for text in args.option:
+        name, sep, value = text.partition("=")
+        if not sep:
+            raise OptionError(f"--option takes NAME=VALUE, not {text!r}")
+        options[name.strip().replace("-", "_")] = _value(value.strip())
+    named = {"num_cards": args.cards, "players": args.players, "ties": args.ties, "prize_order": args.prize_order}
+    options.update({k: v for k, v in named.items() if v is not None})
+    for flag in ("ace_high", "blind", "hidden_bids", "face_down_trophies"):
+        if getattr(args, flag):
+            options[flag] = True
+    return make_rules(args.game, **options)
+
+
+def _value(text: str):
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _entries(args) -> list:
+    from .entries import bot_entry, entries_from_folder
+
+    entries = entries_from_folder(args.folder) if args.folder else []
+    entries += [bot_entry(name.strip()) for name in args.bots.split(",") if name.strip()]
+    if not entries:
+        raise OptionError("nothing to play: give a folder of strategy files and/or --bots")
+    return entries
+
+
+def _limits(args):
+    from .sandbox import Limits
+
+    return Limits(time_limit=args.time_limit, memory_limit=args.memory_limit * 2**20 if args.memory_limit else None,
+                  max_timeouts=args.max_timeouts or None)
+
+
+def _clear(out: pathlib.Path) -> None:
+    for name in _OUR_FILES:
+        path = out / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+
+
+def _report(results) -> None:
+    checks = [(e["name"], e.get("check")) for e in results.entries if e.get("check")]
+    if checks:
+        print("Submission checks:")
+        for name, check in checks:
+            print(f"  {'OK  ' if check['ok'] else 'FAIL'} {name}: {check['message']}")
+        print()
+    print(results.ranking_text())
+    forfeits = results.forfeits()
+    if forfeits:
+        print("\nForfeits (the forfeiting entry scores 0, the others the whole hand):")
+        for row in forfeits:
+            print(f"  {row['entry']}: {row['count']} x {row['reason']} - {row['example']}")
+    notes = {n for n in results.exploitability_notes.values() if n != "exact"}
+    if notes and all(v is None for v in results.exploitability.values()):
+        print(f"\nExploitability: n/a ({sorted(notes)[0]})")
+    print("\nHow each entry plays:")
+    for name, sentence in results.play_summary().items():
+        print(f"  {name}: {sentence}")
+
+
+def _save_plots(results, folder: pathlib.Path) -> pathlib.Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ..viz.tournament import plot_distributions, plot_head_to_head, plot_bidding_profiles
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, plot in (("head_to_head", plot_head_to_head), ("distributions", plot_distributions),
+                       ("bidding", plot_bidding_profiles)):
+        figure = plot(results)
+        figure.savefig(folder / f"{name}.png", dpi=120, bbox_inches="tight")
+    return folder
+
+
+__all__ = ["DEFAULT_OUT", "register", "run_tournament"]

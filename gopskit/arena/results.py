@@ -1,0 +1,307 @@
+"""The results of a tournament: every game, and the tables made from them.
+
+A :class:`ResultSet` holds the entries and one dict per game (the seats, the
+seed, the points, the winners, any forfeit with its reason, and the game
+record in the DESIGN.md record format). Everything else is computed from the
+games: the ranking, the head-to-head matrix, the forfeits, and how each entry
+bids. ``save`` writes ``results.json`` (everything), ``games.csv`` (one row
+per game and seat) and ``ranking.csv``; ``ResultSet.load`` reads them back.
+
+>>> rs = ResultSet("goofspiel", {"num_cards": 3}, 0, 1,
+...     [{"name": "a", "kind": "bot"}, {"name": "b", "kind": "bot"}],
+...     [{"seats": ["a", "b"], "seed": 1, "points": [5, 1], "winners": [0], "forfeits": [], "record": None}])
+>>> [(row["name"], row["mean_points"], row["wins"]) for row in rs.ranking()]
+[('a', 5.0, 1), ('b', 1.0, 0)]
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import pathlib
+from collections import Counter
+
+import numpy as np
+
+from ..errors import OptionError
+
+FORMAT_VERSION = 1
+RANKING_COLUMNS = ("rank", "name", "kind", "games", "mean_points", "sd_points", "wins", "draws", "losses",
+                   "win_rate", "forfeits", "opponents_beaten", "exploitability")
+
+
+@dataclasses.dataclass
+class ResultSet:
+    """Every game of a tournament (see the module docstring)."""
+
+    game: str
+    options: dict
+    seed: int
+    games_per_seating: int
+    entries: list[dict]
+    games: list[dict]
+    exploitability: dict = dataclasses.field(default_factory=dict)
+    exploitability_notes: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        return [e["name"] for e in self.entries]
+
+    def entry(self, name: str) -> dict:
+        for info in self.entries:
+            if info["name"] == name:
+                return info
+        raise OptionError(f"no entry called {name!r}; entries: {', '.join(self.names)}")
+
+    # -- per entry ---------------------------------------------------------
+    def points(self) -> dict[str, np.ndarray]:
+        """Each entry's points, one per game it played."""
+        points = {name: [] for name in self.names}
+        for game in self.games:
+            for seat, name in enumerate(game["seats"]):
+                points[name].append(game["points"][seat])
+        return {name: np.asarray(values, dtype=float) for name, values in points.items()}
+
+    def outcomes(self) -> dict[str, Counter]:
+        """Per entry: ``win`` (sole winner), ``draw`` (shared first place), ``loss``, ``forfeit``."""
+        counts = {name: Counter() for name in self.names}
+        for game in self.games:
+            winners = game["winners"]
+            forfeited = {f["seat"] for f in game["forfeits"]}
+            for seat, name in enumerate(game["seats"]):
+                result = "loss" if seat not in winners else ("win" if len(winners) == 1 else "draw")
+                counts[name][result] += 1
+                counts[name]["forfeit"] += seat in forfeited
+        return counts
+
+    def ranking(self) -> list[dict]:
+        """One row per entry, best first: by mean points, then wins, then name."""
+        points, outcomes = self.points(), self.outcomes()
+        _, diff = self.head_to_head()
+        rows = []
+        for i, info in enumerate(self.entries):
+            name, p, o = info["name"], points[info["name"]], outcomes[info["name"]]
+            played = len(p)
+            rows.append({
+                "name": name, "kind": info.get("kind", ""), "games": played,
+                "mean_points": float(p.mean()) if played else float("nan"),
+                "sd_points": float(p.std()) if played else float("nan"),
+                "wins": o["win"], "draws": o["draw"], "losses": o["loss"],
+                "win_rate": o["win"] / played if played else float("nan"),
+                "forfeits": o["forfeit"], "opponents_beaten": int(np.nansum(diff[i] > 0)),
+                "exploitability": self.exploitability.get(name),
+            })
+        rows.sort(key=lambda r: (-_sortable(r["mean_points"]), -r["wins"], r["name"]))
+        for rank, row in enumerate(rows, 1):
+            row["rank"] = rank
+        return [{c: row[c] for c in RANKING_COLUMNS} for row in rows]
+
+    def head_to_head(self) -> tuple[list[str], np.ndarray]:
+        """``(names, matrix)``: mean points of the row entry minus the column entry.
+
+        Averaged over every game where both sat at the table; ``nan`` where
+        they never met (and on the diagonal).
+        """
+        names = self.names
+        index = {n: i for i, n in enumerate(names)}
+        total = np.zeros((len(names), len(names)))
+        count = np.zeros_like(total)
+        for game in self.games:
+            seats, pts = [index[n] for n in game["seats"]], game["points"]
+            for a, pa in zip(seats, pts):
+                for b, pb in zip(seats, pts):
+                    if a != b:
+                        total[a, b] += pa - pb
+                        count[a, b] += 1
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return names, np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+    def forfeits(self) -> list[dict]:
+        """Forfeits grouped by entry and reason: count, first turn seen, one example."""
+        groups: dict = {}
+        for game in self.games:
+            for f in game["forfeits"]:
+                row = groups.setdefault((f["entry"], f["reason"]), {
+                    "entry": f["entry"], "reason": f["reason"], "count": 0, "example": f["detail"]})
+                row["count"] += 1
+        return sorted(groups.values(), key=lambda r: (r["entry"], -r["count"]))
+
+    # -- how each entry plays ----------------------------------------------
+    def bidding_profile(self, name: str) -> dict:
+        """How ``name``'s bids follow the prize, from the game records.
+
+        Returns ``{"turns", "mean_bid" (prize value -> mean bid), "r" (the
+        correlation of bid and prize), "equal" (share of bids equal to the
+        prize), "offset" (mean bid minus prize)}``; ``turns`` is 0 when no
+        record holds Goofspiel bids (other games, or the batch path).
+        """
+        pairs = np.asarray(list(_prize_bid_pairs(self.games, name)), dtype=float).reshape(-1, 2)
+        profile = {"turns": len(pairs), "mean_bid": {}, "r": None, "equal": None, "offset": None}
+        if not len(pairs):
+            return profile
+        prizes, bids = pairs[:, 0], pairs[:, 1]
+        profile["mean_bid"] = {int(v): float(bids[prizes == v].mean()) for v in np.unique(prizes)}
+        if prizes.std() > 0 and bids.std() > 0:
+            profile["r"] = float(np.corrcoef(prizes, bids)[0, 1])
+        profile["equal"] = float((prizes == bids).mean())
+        profile["offset"] = float((bids - prizes).mean())
+        return profile
+
+    def describe_play(self, name: str) -> str:
+        """One sentence on how ``name`` bids, e.g. ``'bids the prize card itself (98% of turns)'``."""
+        profile = self.bidding_profile(name)
+        if not profile["turns"]:
+            reasons = [f for f in self.forfeits() if f["entry"] == name]
+            if reasons:
+                return f"never finished a turn: {reasons[0]['reason']} ({reasons[0]['example']})"
+        return describe_profile(profile)
+
+    def play_summary(self) -> dict[str, str]:
+        return {name: self.describe_play(name) for name in self.names}
+
+    # -- saving and loading ------------------------------------------------
+    def to_dict(self) -> dict:
+        return {"format": FORMAT_VERSION, "game": self.game, "options": self.options, "seed": self.seed,
+                "games_per_seating": self.games_per_seating, "entries": self.entries,
+                "exploitability": self.exploitability, "exploitability_notes": self.exploitability_notes,
+                "ranking": self.ranking(), "games": self.games}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ResultSet":
+        if not isinstance(data, dict) or "games" not in data or "entries" not in data:
+            raise OptionError("not tournament results: expected an object with 'entries' and 'games'")
+        return cls(data["game"], data["options"], data["seed"], data["games_per_seating"],
+                   data["entries"], data["games"], data.get("exploitability") or {},
+                   data.get("exploitability_notes") or {})
+
+    def save(self, folder) -> pathlib.Path:
+        """Write ``results.json``, ``games.csv`` and ``ranking.csv`` into ``folder``."""
+        from .tournament import write_atomic
+
+        folder = pathlib.Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(folder / "results.json", self.to_dict())
+        _write_csv(folder / "ranking.csv", RANKING_COLUMNS, self.ranking())
+        _write_csv(folder / "games.csv", GAME_COLUMNS, self.game_rows())
+        return folder
+
+    @classmethod
+    def load(cls, path) -> "ResultSet":
+        """Read results from ``results.json`` (or the folder holding it).
+
+        A folder of an interrupted run (``tournament.json`` and ``tables/``
+        but no ``results.json``) loads too: the tables finished so far.
+        """
+        path = pathlib.Path(path)
+        if path.is_dir() and not (path / "results.json").exists() and (path / "tournament.json").exists():
+            return cls._from_tables(path)
+        file = path / "results.json" if path.is_dir() else path
+        try:
+            return cls.from_dict(json.loads(file.read_text(encoding="utf-8")))
+        except OSError as exc:
+            raise OptionError(f"cannot read tournament results at {file}: {exc.strerror}") from None
+        except ValueError as exc:
+            raise OptionError(f"{file} is not valid results JSON: {exc}") from None
+
+    @classmethod
+    def _from_tables(cls, folder: pathlib.Path) -> "ResultSet":
+        manifest = json.loads((folder / "tournament.json").read_text(encoding="utf-8"))
+        games = []
+        for table in sorted((folder / "tables").glob("*.json")):
+            data = json.loads(table.read_text(encoding="utf-8"))
+            games.extend({**g, "table": data["key"]} for g in data["games"])
+        return cls(manifest["game"], manifest["options"], manifest["seed"], manifest["games"],
+                   manifest["entries"], games)
+
+    def game_rows(self) -> list[dict]:
+        """One row per game and seat (the CSV)."""
+        rows = []
+        for number, game in enumerate(self.games):
+            forfeits = {f["seat"]: f for f in game["forfeits"]}
+            winners = game["winners"]
+            for seat, name in enumerate(game["seats"]):
+                result = "loss" if seat not in winners else ("win" if len(winners) == 1 else "draw")
+                forfeit = forfeits.get(seat, {})
+                rows.append({
+                    "game": number, "table": game.get("table", ""), "seed": game.get("seed"), "seat": seat + 1,
+                    "entry": name, "opponents": ";".join(n for s, n in enumerate(game["seats"]) if s != seat),
+                    "points": game["points"][seat], "result": result,
+                    "forfeit": forfeit.get("reason", ""), "forfeit_detail": forfeit.get("detail", ""),
+                })
+        return rows
+
+    def ranking_text(self) -> str:
+        """The ranking as a plain-text table (the command line prints it)."""
+        head = f"{'#':>3}  {'entry':<22} {'games':>6} {'mean pts':>9} {'wins':>6} {'draws':>6} " \
+               f"{'losses':>6} {'forfeits':>8} {'beats':>5} {'exploit':>8}"
+        lines = [head, "-" * len(head)]
+        for r in self.ranking():
+            exploit = "n/a" if r["exploitability"] is None else f"{r['exploitability']:.2f}"
+            lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['games']:>6} {r['mean_points']:>9.2f} "
+                         f"{r['wins']:>6} {r['draws']:>6} {r['losses']:>6} {r['forfeits']:>8} "
+                         f"{r['opponents_beaten']:>5} {exploit:>8}")
+        return "\n".join(lines)
+
+
+GAME_COLUMNS = ("game", "table", "seed", "seat", "entry", "opponents", "points", "result", "forfeit",
+                "forfeit_detail")
+
+
+def _write_csv(path, columns, rows) -> None:
+    temp = path.with_name(f".{path.name}.tmp")
+    with temp.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    temp.replace(path)
+
+
+def _sortable(value) -> float:
+    return -np.inf if value is None or value != value else value
+
+
+def _prize_bid_pairs(games, name):
+    """``(prize, bid)`` for every turn ``name`` bid in a Goofspiel-style record."""
+    for game in games:
+        record = game.get("record")
+        if not isinstance(record, dict):
+            continue
+        hands = record.get("hands") if isinstance(record.get("hands"), list) else [record]
+        for seat, seated in enumerate(game["seats"]):
+            if seated != name:
+                continue
+            for hand in hands:
+                prizes, bids = hand.get("prizes"), hand.get("bids")
+                if not isinstance(prizes, list) or not isinstance(bids, list):
+                    continue
+                for prize, turn in zip(prizes, bids):
+                    if isinstance(turn, list) and seat < len(turn):
+                        yield prize, turn[seat]
+
+
+def describe_profile(profile: dict) -> str:
+    """Turn :meth:`ResultSet.bidding_profile` into a sentence for the class."""
+    if not profile["turns"]:
+        return "no bids recorded (not a bidding game, or played on the batch path)"
+    equal, r, offset = profile["equal"], profile["r"], profile["offset"]
+    if equal is not None and equal >= 0.9:
+        return f"bids the prize card itself ({equal:.0%} of turns)"
+    if r is None:
+        return "always bids the same way, whatever the prize"
+    side = "above" if offset > 0 else "below"
+    if r >= 0.8:
+        return f"bids follow the prize closely (r = {r:.2f}), on average {abs(offset):.1f} {side} it"
+    if r >= 0.4:
+        return f"bids rise with the prize, loosely (r = {r:.2f}); matches it {equal:.0%} of the time"
+    if r <= -0.4:
+        return f"bids against the prize: high cards on low prizes (r = {r:.2f})"
+    return f"bids hardly depend on the prize (r = {r:.2f})"
+
+
+def rank_entries(results: ResultSet) -> list[str]:
+    """Entry names, best first."""
+    return [row["name"] for row in results.ranking()]
+
+
+__all__ = ["GAME_COLUMNS", "RANKING_COLUMNS", "ResultSet", "describe_profile", "rank_entries"]

@@ -1,0 +1,6 @@
+"""Hostile: stops its own Python process."""
+import os
+
+
+def strategy(observation):
+    os._exit(1)

@@ -1,0 +1,5 @@
+"""Hostile: bids a card nobody holds."""
+
+
+def strategy(observation):
+    return 99

@@ -1,0 +1,5 @@
+"""Hostile: returns text instead of a card."""
+
+
+def strategy(observation):
+    return "seven"

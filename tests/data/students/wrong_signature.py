@@ -1,0 +1,5 @@
+"""Broken: takes two inputs."""
+
+
+def strategy(observation, opponent):
+    return observation.prize

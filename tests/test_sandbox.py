@@ -1,0 +1,242 @@
+"""The sandbox: one student's file in its own process, with limits and a fence."""
+
+import pathlib
+
+import pytest
+
+from gopskit.arena.entries import SandboxAgent, check_entry, explain_forfeit
+from gopskit.arena.sandbox import Limits, SandboxWorker
+from gopskit.arena.tables import judge_move, observation_data
+from gopskit.errors import AgentError, OptionError
+from gopskit.games.goofspiel import Goofspiel
+
+STUDENTS = pathlib.Path(__file__).parent / "data" / "students"
+FAST = Limits(time_limit=0.3, load_time_limit=5)
+OBS = {"prize": 4, "hand": [1, 4, 6], "legal_moves": [1, 4, 6], "turn": 0, "player": 0,
+       "history": [{"prize": 2, "bids": [2, 3], "winner": 1}]}
+
+
+def one_move(path, data=OBS, limits=FAST, key="g"):
+    with SandboxWorker(path, limits) as worker:
+        return worker.play([(key, 1, data)])[key], worker
+
+
+def write(tmp_path, name, code):
+    path = tmp_path / name
+    path.write_text(code, encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------- good code ---
+def test_a_function_answers_each_game_of_a_batch():
+    with SandboxWorker(STUDENTS / "copycat.py", FAST) as worker:
+        items = [(f"g{k}", k, {**OBS, "prize": card, "hand": [1, card]}) for k, card in enumerate([1, 4, 6, 6])]
+        replies = worker.play(items)
+    assert [replies[f"g{k}"].move for k in range(4)] == [1, 4, 6, 6]
+
+
+def test_a_class_gets_a_fresh_object_per_game_and_keeps_memory_within_it(tmp_path):
+    code = (
+        "class Strategy:\n"
+        "    def reset(self):\n        self.calls = 0\n"
+        "    def strategy(self, observation):\n        self.calls += 1\n        return self.calls\n"
+    )
+    with SandboxWorker(write(tmp_path, "counter.py", code), FAST) as worker:
+        first = worker.play([("a", 1, OBS), ("b", 1, OBS)])
+        second = worker.play([("a", 1, OBS), ("c", 1, OBS)])
+        worker.reset_games()
+        third = worker.play([("a", 1, OBS)])
+    assert (first["a"].move, first["b"].move) == (1, 1)
+    assert (second["a"].move, second["c"].move) == (2, 1)
+    assert third["a"].move == 1
+
+
+def test_random_is_seeded_per_game_so_play_repeats():
+    def moves(seed):
+        with SandboxWorker(STUDENTS / "lucky.py", FAST) as worker:
+            data = {**OBS, "legal_moves": list(range(1, 14))}
+            return [worker.play([(f"g{k}", seed + k, data)])[f"g{k}"].move for k in range(8)]
+
+    assert moves(5) == moves(5)
+    assert moves(5) != moves(6)
+
+
+def test_the_observation_reads_with_dots_or_brackets_and_is_read_only(tmp_path):
+    code = (
+        "def strategy(observation):\n"
+        "    assert observation['prize'] == observation.prize == 4\n"
+        "    assert observation.hand == (1, 4, 6) and isinstance(observation.legal_moves, tuple)\n"
+        "    assert observation.history[0].winner == 1 and observation.history[0]['bids'] == (2, 3)\n"
+        "    assert 'prize' in dir(observation) and observation.to_dict()['hand'] == [1, 4, 6]\n"
+        "    try:\n        observation.prize = 9\n    except AttributeError:\n        pass\n"
+        "    else:\n        raise AssertionError('observation was writable')\n"
+        "    return observation.nosuchfield\n"
+    )
+    reply, _ = one_move(write(tmp_path, "reader.py", code))
+    assert reply.error == "exception"
+    assert "no field 'nosuchfield'" in reply.detail and "prize" in reply.detail
+
+
+# -------------------------------------------------------- hostile code ---
+@pytest.mark.parametrize("name, error, words", [
+    ("raises.py", "exception", ["ZeroDivisionError", "line 5"]),
+    ("sleeps_forever.py", "timeout", ["0.3 s"]),
+    ("allocates_gigabytes.py", "memory", ["memory"]),
+    ("prints_forever.py", "timeout", ["longer"]),
+    ("reads_other_entry.py", "exception", ["PermissionError", "own folder"]),
+    ("exits_python.py", "crash", ["exit code 1"]),
+    ("returns_none.py", "malformed", ["return"]),
+])
+def test_each_hostile_file_gives_a_reason_not_a_crash(name, error, words):
+    reply, worker = one_move(STUDENTS / name)
+    assert reply.error == error, reply
+    for word in words:
+        assert word in reply.detail
+
+
+@pytest.mark.parametrize("name, move, error", [("returns_99.py", 99, "illegal"), ("returns_string.py", "seven", "malformed")])
+def test_nonsense_moves_reach_the_judge_and_are_refused(name, move, error):
+    reply, _ = one_move(STUDENTS / name)
+    assert reply.move == move
+    assert judge_move(reply.move, [1, 4, 6]).error == error
+
+
+def test_printed_output_is_captured_and_capped():
+    reply, worker = one_move(STUDENTS / "prints_forever.py", limits=Limits(time_limit=0.3, output_limit=100))
+    assert worker.output.startswith("look at me!") and len(worker.output) == 100
+    assert worker.output_cut > 0
+
+
+@pytest.mark.parametrize("name, words", [
+    ("syntax_error.py", ["line 4", "expected ':'"]),
+    ("wrong_signature.py", ["exactly one input", "def strategy(observation)"]),
+])
+def test_files_that_cannot_load_explain_why(name, words):
+    with SandboxWorker(STUDENTS / name, FAST) as worker:
+        assert worker.start() is False
+        replies = worker.play([("g", 1, OBS)])
+    assert replies["g"].error == "load"
+    for word in words:
+        assert word in worker.load_error
+
+
+def test_a_file_without_strategy_names_its_functions(tmp_path):
+    with SandboxWorker(write(tmp_path, "mine.py", "def my_bid(obs):\n    return 1\n"), FAST) as worker:
+        assert not worker.start()
+    assert "no function called `strategy`" in worker.load_error and "my_bid" in worker.load_error
+
+
+def test_a_worker_that_died_is_restarted_for_the_next_batch(tmp_path):
+    code = "import os\ndef strategy(observation):\n    if observation.prize == 13:\n        os._exit(2)\n    return 1\n"
+    with SandboxWorker(write(tmp_path, "flaky.py", code), FAST) as worker:
+        died = worker.play([("a", 1, {**OBS, "prize": 13})])
+        again = worker.play([("b", 1, OBS)])
+    assert died["a"].error == "crash" and again["b"].move == 1 and worker.restarts == 1
+
+
+def test_a_strategy_that_swallows_the_alarm_is_killed_by_the_parent():
+    with SandboxWorker(STUDENTS / "more" / "stubborn.py", Limits(time_limit=0.2)) as worker:
+        reply = worker.play([("g", 1, OBS)])["g"]
+    assert reply.error == "timeout" and "was stopped" in reply.detail
+
+
+def test_an_entry_is_withdrawn_after_too_many_timeouts():
+    with SandboxWorker(STUDENTS / "sleeps_forever.py", Limits(time_limit=0.2, max_timeouts=2)) as worker:
+        replies = worker.play([(f"g{k}", k, OBS) for k in range(5)])
+        later = worker.play([("h", 1, OBS)])
+    assert [replies[f"g{k}"].error for k in range(5)] == ["timeout", "timeout"] + ["withdrawn"] * 3
+    assert later["h"].error == "withdrawn" and "2 timed-out games" in later["h"].detail
+
+
+# ------------------------------------------------------------ the fence ---
+def test_the_fence_allows_the_entry_folder_and_the_library(tmp_path):
+    code = (
+        "import json, collections, os\n"
+        "def strategy(observation):\n"
+        "    with open('notes.txt', 'w') as f:\n        f.write('mine')\n"
+        "    assert open('notes.txt').read() == 'mine' and 'notes.txt' in os.listdir('.')\n"
+        "    return 1\n"
+    )
+    reply, _ = one_move(write(tmp_path, "notes.py", code))
+    assert reply.move == 1, reply
+
+
+@pytest.mark.parametrize("action", [
+    "open({target!r}).read()",
+    "os.listdir({folder!r})",
+    "open({folder!r} + '/new.txt', 'w')",
+    "subprocess.run(['true'])",
+    "socket.socket().connect(('127.0.0.1', 9))",
+    "os.chdir('..')",
+])
+def test_the_fence_refuses_other_files_processes_and_sockets(tmp_path, action):
+    target = (STUDENTS / "copycat.py").resolve()
+    line = action.format(target=str(target), folder=str(target.parent))
+    code = f"import os, socket, subprocess\ndef strategy(observation):\n    {line}\n    return 1\n"
+    reply, _ = one_move(write(tmp_path, "snoop.py", code))
+    assert reply.error == "exception" and "PermissionError" in reply.detail, reply
+
+
+def test_limits_are_checked():
+    with pytest.raises(OptionError, match="positive"):
+        Limits(time_limit=0)
+    with pytest.raises(OptionError, match="64 MB"):
+        Limits(memory_limit=1000)
+
+
+# ----------------------------------------------- the submission check ---
+@pytest.mark.parametrize("name, ok, words", [
+    ("copycat.py", True, ["whole game"]),
+    ("returns_99.py", False, ["turn 1", "bid 99", "cards left"]),
+    ("raises.py", False, ["turn 1", "ZeroDivisionError", "line 5"]),
+    ("syntax_error.py", False, ["syntax_error.py", "line 4"]),
+])
+def test_check_entry_speaks_to_beginners(name, ok, words):
+    check = check_entry(STUDENTS / name, Goofspiel(num_cards=5), FAST)
+    assert check.ok is ok
+    for word in words:
+        assert word in check.message
+    assert str(check).startswith("OK" if ok else "FAIL")
+
+
+def test_explain_forfeit_names_the_file_and_turn():
+    text = explain_forfeit({"reason": "exception", "detail": "ValueError: bad (line 3)", "turn": 2}, "a.py")
+    assert text == "a.py, turn 2: your strategy raised ValueError: bad (line 3)"
+
+
+# ------------------------------------------------- a student as an agent ---
+def test_a_sandboxed_student_passes_the_agent_contract():
+    from contracts import check_agent_contract
+
+    agents = []
+
+    def make():
+        agents.append(SandboxAgent(STUDENTS / "lucky.py", FAST))
+        return agents[-1]
+
+    try:
+        check_agent_contract(make, Goofspiel(num_cards=4), games=2)
+    finally:
+        for agent in agents:
+            agent.close()
+
+
+def test_a_sandboxed_student_that_forfeits_raises_agent_error():
+    from gopskit.arena import play_game
+
+    with SandboxAgent(STUDENTS / "returns_99.py", FAST) as agent:
+        with pytest.raises(AgentError, match="returns_99: bid 99"):
+            play_game(Goofspiel(num_cards=3), [agent, "random"], seed=1)
+
+
+def test_the_worker_sees_the_same_data_as_the_bots():
+    state = Goofspiel(num_cards=5, hidden_bids=True).new_game(3)
+    state.apply([2, 3])
+    data = observation_data(state.observation(1))
+    code = "def strategy(observation):\n    print(observation.to_dict())\n    return observation.hand[0]\n"
+    folder = pathlib.Path(__import__("tempfile").mkdtemp())
+    with SandboxWorker(write(folder, "echo.py", code), FAST) as worker:
+        reply = worker.play([("g", 1, data)])["g"]
+        shown = worker.output
+    assert reply.move == 1
+    assert eval(shown) == data  # noqa: S307 - our own printed dict
