@@ -16,12 +16,14 @@ from __future__ import annotations
 import dataclasses
 import time
 
+import numba
 import numpy as np
 
 from ._exact_kernel import extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
 from ._exact_lp import solve_game
 from ._exact_tables import Tables
 
+_SERIAL_BELOW = 50_000  # positions: smaller solves run on one thread
 _CHUNK_POSITIONS = 200_000  # positions per compiled call between progress updates
 
 
@@ -131,13 +133,28 @@ def total_work(solution: LayeredSolution) -> int:
     return sum(total for j in range(1, len(solution.tables.layers)) for *_, total in _chunks(solution, j))
 
 
-def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None) -> LayeredSolution:
+def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None,
+                 threads: int | None = None) -> LayeredSolution:
     """Backward induction from empty hands up to the tables' top layer.
 
     ``progress`` is an object with ``update(n)`` (a tqdm bar) or None.
+    ``threads`` defaults to one for small solves (below ``_SERIAL_BELOW``
+    positions, where starting threads costs more than it saves) and to
+    numba's thread count otherwise.
     """
-    started = time.perf_counter()
     sol = LayeredSolution(tables, objective, ties, slack)
+    if threads is None:
+        threads = 1 if sol.stats.positions < _SERIAL_BELOW else numba.config.NUMBA_NUM_THREADS
+    before = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        return _solve_all_layers(sol, tables, progress)
+    finally:
+        numba.set_num_threads(before)
+
+
+def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress) -> LayeredSolution:
+    started = time.perf_counter()
     fill_terminal(sol.values[0], sol.turned_points(0, 0), sol.win, sol.carry)
     values = np.asarray(tables.prize_values, dtype=np.int64)
     for j in range(1, len(tables.layers)):

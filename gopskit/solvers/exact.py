@@ -212,12 +212,14 @@ class GoofspielSolution:
 
 
 def solve_goofspiel(num_cards: int = 8, objective: str = "points", ties: str = "discard",
-                    *, progress: bool = False) -> GoofspielSolution:
+                    *, progress: bool = False, threads: int | None = None) -> GoofspielSolution:
     """Solve two-player Goofspiel with cards 1..``num_cards`` exactly.
 
     ``objective`` is "points" (expected point difference) or "win" (chance
     of winning minus chance of losing); ``ties`` is "discard" or "carry".
-    ``progress=True`` shows a tqdm bar counted in positions. Rough cost on
+    ``progress=True`` shows a tqdm bar counted in positions; ``threads``
+    caps the compiled solver's threads (default: all cores for big decks,
+    one for small ones). Rough cost on
     two cores: 8 cards "points" well under a second, 10 cards a few
     seconds; "win" and "carry" store a value per lead and pot, so they grow
     faster with the deck.
@@ -237,7 +239,7 @@ def solve_goofspiel(num_cards: int = 8, objective: str = "points", ties: str = "
         bar = tqdm(total=total_work(LayeredSolution(tables, objective, ties)), unit="pos",
                    desc=f"Goofspiel {num_cards} cards, {objective}, {ties}")
     try:
-        engine = solve_layers(tables, objective, ties, progress=bar)
+        engine = solve_layers(tables, objective, ties, progress=bar, threads=threads)
     finally:
         if bar is not None:
             bar.close()
