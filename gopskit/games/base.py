@@ -199,10 +199,12 @@ class GameState:
 
     # -- shared behaviour --------------------------------------------------
     events: list  # one event per applied joint move that decided something; each has .explain()
+    event_label = "Turn"  # what a line of the log is called: "Trick" in trick games
 
     def log(self) -> list[str]:
         """The game so far for people, one line per event (``gopskit replay`` prints it)."""
-        return [f"Turn {i}: {e.explain()}" for i, e in enumerate(getattr(self, "events", []), 1) if e is not None]
+        events = [e for e in getattr(self, "events", []) if e is not None]
+        return [f"{self.event_label} {i}: {e.explain()}" for i, e in enumerate(events, 1)]
 
     def winners(self) -> list[int]:
         """Players who won (several on a tie); empty while the game goes on."""

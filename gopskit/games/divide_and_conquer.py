@@ -208,6 +208,8 @@ class DivideAndConquerObservation(Observation):
 class DivideAndConquerState(GameState):
     """One game of Divide and Conquer. Build it with :meth:`DivideAndConquer.new_game`."""
 
+    event_label = "Trick"
+
     def __init__(self, rules: DivideAndConquer, dealt: Sequence[Sequence[int]]):
         self.rules = rules
         self.dealt = (tuple(sorted(dealt[0])), tuple(sorted(dealt[1])))

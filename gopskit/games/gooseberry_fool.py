@@ -311,6 +311,8 @@ class GooseberryState(GameState):
     tests and lessons); a record replays only a full deal.
     """
 
+    event_label = "Trick"
+
     def __init__(self, rules: GooseberryFool, dealt: Sequence[Sequence[str]], dealer: int):
         self.rules = rules
         self.dealt = tuple(tuple(sorted(h, key=sort_key)) for h in dealt)
