@@ -42,6 +42,13 @@ CASES = {
     "check_dominated_plans": ([["321"], [321], [(3, 2, 1)], "321", {"321"}], [
         (["321", "123"], "123 is not strictly dominated"), ([], "missed plan 321"), (["132"], "132 is not strictly"),
         (["999"], "not a plan")]),
+    "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule")]),
+    "check_kingmaker": ([2, 2.0], [(1, "player 1 bids exactly"), (3, "player 3 bids exactly"), (4, "1, 2 or 3")]),
+    "check_beats_queen": ([[2, 3, 4, 6], (6, 4, 3, 2), {2, 3, 4, 6}], [
+        ([2, 3, 4], "missed 6"), ([2, 3, 4, 6, 5], "5 does not beat the Queen"), ([12], "not one of the other"),
+        ([2, 3, 4, 6, 11], "not one of the other"), ("2346", "should be a list")]),
+    "check_raj_taker": ([1, 1.0], [(2, "player 2 bid 7"), (3, "player 3 bid 7"), ("nobody", "12 is left"),
+                                  (0, "1, 2 or 3")]),
 }
 
 

@@ -26,6 +26,7 @@ Command line (the lessons' maintenance tool)::
     python -m gopskit.course.sync            # rewrite every student notebook
     python -m gopskit.course.sync --execute  # first re-run the teachers, storing checked outputs
     python -m gopskit.course.sync --check    # exit 1 if any stored notebook is out of date
+    python -m gopskit.course.sync --execute lessons/teacher/02-*.ipynb   # only these
 
 >>> print(answer_stub("# How many points?\\nanswer = 3 + 4  # seven\\n"))
 # How many points?
@@ -202,10 +203,16 @@ def execute(path, timeout: int = 300) -> nbformat.NotebookNode:
     return nb
 
 
-def sync(execute_teachers: bool = False, check_only: bool = False) -> list[str]:
-    """Bring every stored notebook to its stable form; return the files that were (or would be) changed."""
+def sync(execute_teachers: bool = False, check_only: bool = False, only=()) -> list[str]:
+    """Bring every stored notebook to its stable form; return the files that were (or would be) changed.
+
+    ``only`` limits the work to these teacher notebooks (paths or names).
+    """
     changed = []
+    wanted = {pathlib.Path(name).name for name in only}
     for teacher in teacher_notebooks():
+        if wanted and teacher.name not in wanted:
+            continue
         nb = execute(teacher) if execute_teachers else read(teacher)
         for path, text in ((teacher, notebook_text(nb)), (student_path(teacher), notebook_text(student_notebook(nb)))):
             old = path.read_text(encoding="utf-8") if path.exists() else None
@@ -220,8 +227,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gopskit.course.sync", description=__doc__.split("\n")[0])
     parser.add_argument("--execute", action="store_true", help="re-run the teacher notebooks first")
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a notebook is out of date")
+    parser.add_argument("notebooks", nargs="*", help="only these teacher notebooks (default: all)")
     args = parser.parse_args(argv)
-    changed = sync(execute_teachers=args.execute, check_only=args.check)
+    changed = sync(execute_teachers=args.execute, check_only=args.check, only=args.notebooks)
     for name in changed:
         print(("out of date: " if args.check else "wrote: ") + name)
     return 1 if (args.check and changed) else 0

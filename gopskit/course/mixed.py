@@ -1,0 +1,121 @@
+"""Lesson 2 (mixed equilibria): small games written out, solved by hand and by machine.
+
+* :func:`endgame` is the smallest Goofspiel position with no pure solution:
+  I hold 2 and 3, you hold 1 and 3, the prizes 3 (turned) and 2 are left.
+  :func:`solve_two_by_two` solves any 2 x 2 zero-sum game with no saddle
+  point by the *indifference* rule, the hand method the lesson checks the
+  linear program against.
+* :func:`first_turn_policy`: the exact solver's optimal bid for each prize
+  on the first turn of an ``n``-card game (a heat map's numbers);
+  :func:`parity_split` how that mass divides between odd and even bids
+  (Rhoads & Bartholdi's parity effect); :func:`modes` counts the peaks.
+* :func:`learning_curves`: fictitious play, regret matching and RM+ on
+  one matrix, their exploitability per iteration.
+
+>>> game = endgame()
+>>> game.payoffs.tolist()
+[[3.0, -1.0], [1.0, 2.0]]
+>>> hand = solve_two_by_two(game.payoffs)
+>>> hand.row_mix, hand.col_mix, hand.value
+(Fraction(1, 5), Fraction(3, 5), Fraction(7, 5))
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from typing import NamedTuple
+
+import numpy as np
+
+from ..errors import OptionError
+from ..solvers.learning import fictitious_play, nash_conv_trace, regret_matching
+from ..solvers.matrix import LabelledMatrix, goofspiel_turn_matrix, pure_saddle_points
+
+ENDGAME = {"hand": (2, 3), "opp_hand": (1, 3), "prizes": (2, 3), "prize": 3}
+
+
+def endgame() -> LabelledMatrix:
+    """The turn matrix of :data:`ENDGAME`: rows my bid (2, 3), columns yours (1, 3), my point difference."""
+    return goofspiel_turn_matrix(**ENDGAME, num_cards=3)
+
+
+class HandSolution(NamedTuple):
+    """A 2 x 2 game solved by hand: the row player's chance of the first row, the column player's of the
+    first column, and the value (exact fractions when the entries are whole numbers)."""
+
+    row_mix: Fraction
+    col_mix: Fraction
+    value: Fraction
+
+
+def solve_two_by_two(payoffs) -> HandSolution:
+    """Solve ``[[a, b], [c, d]]`` (no saddle point) by making the opponent indifferent.
+
+    Steps: the row player picks ``p`` so that both columns pay the same,
+    ``p a + (1 - p) c = p b + (1 - p) d``, so ``p = (d - c) / (a - b - c + d)``;
+    the column player picks ``q`` so that both rows pay the same,
+    ``q = (d - b) / (a - b - c + d)``; the value is ``p a + (1 - p) c``.
+    """
+    A = np.asarray(payoffs, dtype=float)
+    if A.shape != (2, 2):
+        raise OptionError(f"solve_two_by_two takes a 2 x 2 matrix, not shape {A.shape}")
+    if pure_saddle_points(A):
+        raise OptionError("this game has a saddle point: a pure strategy solves it, no mixing needed")
+    a, b, c, d = (Fraction(x).limit_denominator(10**6) for x in A.ravel())
+    denominator = a - b - c + d
+    p, q = (d - c) / denominator, (d - b) / denominator
+    return HandSolution(p, q, p * a + (1 - p) * c)
+
+
+@functools.lru_cache(maxsize=16)
+def _solution(num_cards: int, objective: str, ties: str):
+    from ..solvers.exact import solve_goofspiel
+
+    return solve_goofspiel(num_cards=num_cards, objective=objective, ties=ties)
+
+
+def first_turn_policy(num_cards: int, ties: str = "discard", objective: str = "points") -> np.ndarray:
+    """``P[prize - 1, bid - 1]``: the optimal first bid for each prize (full hands), from the exact solver."""
+    solution = _solution(num_cards, objective, ties)
+    cards = tuple(range(1, num_cards + 1))
+    rows = []
+    for prize in cards:
+        policy = solution.policy(cards, cards, cards, prize=prize)
+        rows.append([policy.get(bid, 0.0) for bid in cards])
+    return np.array(rows)
+
+
+def parity_split(policy: np.ndarray) -> np.ndarray:
+    """For each prize (row), the chance of an odd bid and of an even bid: shape ``(n, 2)``."""
+    policy = np.asarray(policy, dtype=float)
+    return np.stack([policy[:, 0::2].sum(axis=1), policy[:, 1::2].sum(axis=1)], axis=1)
+
+
+def modes(probabilities, tol: float = 1e-6) -> int:
+    """The number of peaks of a distribution over bids 1..n (1 for a unimodal one).
+
+    A peak is a run of (nearly) equal positive values higher than both
+    neighbouring values.
+
+    >>> modes([0.2, 0.0, 0.5, 0.3]), modes([0.1, 0.3, 0.6]), modes([0.5, 0.5])
+    (2, 1, 1)
+    """
+    runs: list[float] = []
+    for value in np.r_[0.0, np.asarray(probabilities, dtype=float), 0.0]:
+        if not runs or abs(value - runs[-1]) > tol:
+            runs.append(float(value))
+    return sum(1 for i in range(1, len(runs) - 1) if runs[i] > tol and runs[i] > runs[i - 1] and runs[i] > runs[i + 1])
+
+
+def learning_curves(payoffs, iterations: int = 1000) -> dict[str, np.ndarray]:
+    """Exploitability (nash_conv) of the average strategies, per iteration, for three learning rules."""
+    return {
+        "fictitious play": nash_conv_trace(fictitious_play(payoffs, iterations=iterations)),
+        "regret matching": nash_conv_trace(regret_matching(payoffs, iterations=iterations)),
+        "regret matching+": nash_conv_trace(regret_matching(payoffs, iterations=iterations, plus=True)),
+    }
+
+
+__all__ = ["ENDGAME", "HandSolution", "endgame", "first_turn_policy", "learning_curves", "modes", "parity_split",
+           "solve_two_by_two"]
