@@ -133,11 +133,13 @@ class ResultSet:
 
         Returns ``{"turns", "mean_bid" (prize value -> mean bid), "r" (the
         correlation of bid and prize), "equal" (share of bids equal to the
-        prize), "offset" (mean bid minus prize)}``; ``turns`` is 0 when no
+        prize), "near" (share within one card of it), "offset" (mean bid
+        minus prize), "typical" (its median)}``; ``turns`` is 0 when no
         record holds Goofspiel bids (other games, or the batch path).
         """
         pairs = np.asarray(list(_prize_bid_pairs(self.games, name)), dtype=float).reshape(-1, 2)
-        profile = {"turns": len(pairs), "mean_bid": {}, "r": None, "equal": None, "offset": None}
+        profile = {"turns": len(pairs), "mean_bid": {}, "r": None, "equal": None, "near": None, "offset": None,
+                   "typical": None}
         if not len(pairs):
             return profile
         prizes, bids = pairs[:, 0], pairs[:, 1]
@@ -145,6 +147,8 @@ class ResultSet:
         if prizes.std() > 0 and bids.std() > 0:
             profile["r"] = float(np.corrcoef(prizes, bids)[0, 1])
         profile["equal"] = float((prizes == bids).mean())
+        profile["near"] = float((np.abs(prizes - bids) <= 1).mean())
+        profile["typical"] = float(np.median(bids - prizes))
         profile["offset"] = float((bids - prizes).mean())
         return profile
 
@@ -287,9 +291,13 @@ def describe_profile(profile: dict) -> str:
     equal, r, offset = profile["equal"], profile["r"], profile["offset"]
     if equal is not None and equal >= 0.9:
         return f"bids the prize card itself ({equal:.0%} of turns)"
+    side = "above" if offset > 0 else "below"
+    if profile.get("near") is not None and profile["near"] >= 0.7:
+        typical = profile["typical"]
+        where = "equal to it" if typical == 0 else f"{abs(typical):g} {'above' if typical > 0 else 'below'} it"
+        return f"bids close to the prize (within one card on {profile['near']:.0%} of turns), typically {where}"
     if r is None:
         return "always bids the same way, whatever the prize"
-    side = "above" if offset > 0 else "below"
     if r >= 0.8:
         return f"bids follow the prize closely (r = {r:.2f}), on average {abs(offset):.1f} {side} it"
     if r >= 0.4:

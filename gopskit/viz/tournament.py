@@ -1,0 +1,138 @@
+"""Pictures of a tournament: data in (a :class:`~gopskit.arena.results.ResultSet`), figure out.
+
+The last of Axelrod's stages (Match -> Tournament -> ResultSet -> Plot).
+Every function builds a :class:`matplotlib.figure.Figure` without pyplot, in
+the kit's colour-vision-safe palette, with entries in ranking order.
+
+* :func:`plot_head_to_head`: who beats whom, by how much (a heat map);
+* :func:`plot_distributions`: each entry's points per game (box plots);
+* :func:`plot_bidding_profiles`: how each entry's bid follows the prize.
+
+>>> from gopskit.arena.results import ResultSet
+>>> rs = ResultSet("goofspiel", {"num_cards": 3}, 0, 1, [{"name": "a"}, {"name": "b"}],
+...     [{"seats": ["a", "b"], "seed": 1, "points": [5, 1], "winners": [0], "forfeits": [],
+...       "record": {"game": "goofspiel", "prizes": [3, 1, 2], "bids": [[3, 1], [1, 2], [2, 3]]}}])
+>>> plot_head_to_head(rs).axes[0].get_title()
+'Head to head: mean points of the row entry minus the column entry'
+"""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+from .svg import PALETTE
+
+_LINES = ("-", "--", ":", "-.")
+_NEW_BOXPLOT = tuple(int(x) for x in matplotlib.__version__.split(".")[:2]) >= (3, 10)
+_HORIZONTAL = {"orientation": "horizontal"} if _NEW_BOXPLOT else {"vert": False}
+
+
+def head_to_head_figure(names, matrix, title: str | None = None) -> Figure:
+    """Heat map of ``matrix[i][j]`` (row minus column), ``nan`` cells left grey.
+
+    >>> head_to_head_figure(["a", "b"], [[np.nan, 2.0], [-2.0, np.nan]]).axes[0].get_xticklabels()[1].get_text()
+    'b'
+    """
+    values = np.asarray(matrix, dtype=float)
+    n = len(names)
+    size = max(3.5, 0.45 * n + 2)
+    fig = Figure(figsize=(size + 1.2, size))
+    ax = fig.subplots()
+    limit = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
+    cmap = matplotlib.colormaps["PuOr"].with_extremes(bad="#dddddd")
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=-limit, vmax=limit)
+    ax.set_xticks(range(n), [str(x) for x in names], rotation=60, ha="right")
+    ax.set_yticks(range(n), [str(x) for x in names])
+    ax.set_xlabel("opponent")
+    if n <= 16:
+        for i in range(n):
+            for j in range(n):
+                if np.isfinite(values[i, j]):
+                    dark = abs(values[i, j]) > 0.6 * limit
+                    ax.text(j, i, f"{values[i, j]:+.1f}", ha="center", va="center", fontsize=8,
+                            color="white" if dark else "black")
+    fig.colorbar(image, ax=ax, shrink=0.8, label="mean point difference")
+    ax.set_title(title or "Head to head: mean points of the row entry minus the column entry", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_head_to_head(results) -> Figure:
+    """The head-to-head heat map of a result set, best entry first."""
+    names, matrix = results.head_to_head()
+    order = _ranked_indices(results, names)
+    ranked = [names[i] for i in order]
+    return head_to_head_figure(ranked, np.asarray(matrix)[np.ix_(order, order)])
+
+
+def distributions_figure(points: dict, title: str = "Points per game") -> Figure:
+    """Box plots of each entry's points (``{name: array}``, drawn top to bottom), the mean as a dot."""
+    names = list(points)
+    fig = Figure(figsize=(7, max(2.5, 0.42 * len(names) + 1.2)))
+    ax = fig.subplots()
+    data = [np.asarray(points[n], dtype=float) for n in names]
+    positions = np.arange(len(names))[::-1]
+    shown = [d if len(d) else np.array([np.nan]) for d in data]
+    ax.boxplot(shown, positions=positions, widths=0.6, showfliers=True, **_HORIZONTAL,
+               flierprops={"markersize": 2, "alpha": 0.4}, medianprops={"color": PALETTE[1]})
+    means = [d.mean() if len(d) else np.nan for d in data]
+    ax.plot(means, positions, "o", color=PALETTE[0], markersize=5, label="mean")
+    ax.set_yticks(positions, names)
+    ax.set_xlabel("points in one game")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_distributions(results) -> Figure:
+    """Each entry's points per game, best entry on top."""
+    points = results.points()
+    order = [row["name"] for row in results.ranking()]
+    return distributions_figure({name: points[name] for name in order},
+                                title="Points per game (box: middle half; dot: mean)")
+
+
+def bidding_figure(profiles: dict, num_cards: int | None = None) -> Figure:
+    """Mean bid for each prize value, one line per entry (``{name: {prize: mean bid}}``)."""
+    fig = Figure(figsize=(6.5, 4.2))
+    ax = fig.subplots()
+    top = num_cards or max((max(p) for p in profiles.values() if p), default=13)
+    ax.plot([1, top], [1, top], color="#999", lw=1, ls=":", label="bid = prize")
+    for k, (name, mean_bid) in enumerate(profiles.items()):
+        if not mean_bid:
+            continue
+        xs = sorted(mean_bid)
+        ax.plot(xs, [mean_bid[x] for x in xs], _LINES[k % 4], marker="o", markersize=3,
+                color=PALETTE[k % len(PALETTE)], label=str(name))
+    ax.set_xlabel("prize card")
+    ax.set_ylabel("mean bid")
+    ax.set_title("How each entry's bid follows the prize", fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def plot_bidding_profiles(results, names=None, limit: int = 8) -> Figure:
+    """Bidding profiles of ``names`` (default: the ``limit`` best entries that bid)."""
+    if names is None:
+        names = [row["name"] for row in results.ranking()]
+    profiles = {}
+    for name in names:
+        mean_bid = results.bidding_profile(name)["mean_bid"]
+        if mean_bid:
+            profiles[name] = mean_bid
+        if len(profiles) >= limit:
+            break
+    return bidding_figure(profiles, results.options.get("num_cards"))
+
+
+def _ranked_indices(results, names) -> list[int]:
+    position = {name: i for i, name in enumerate(names)}
+    return [position[row["name"]] for row in results.ranking()]
+
+
+__all__ = ["bidding_figure", "distributions_figure", "head_to_head_figure", "plot_bidding_profiles",
+           "plot_distributions", "plot_head_to_head"]

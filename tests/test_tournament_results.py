@@ -1,0 +1,226 @@
+"""Tournament results: tables, files, plots, exploitability, the command line, observation data."""
+
+import csv
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gopskit.arena.entries import bot_entry, student_entry
+from gopskit.arena.exploitability import entry_exploitability
+from gopskit.arena.results import ResultSet, describe_profile
+from gopskit.arena.tables import _deal, _wire_data, observation_data
+from gopskit.cli import main
+from gopskit.errors import OptionError
+from gopskit.games.goofspiel import Goofspiel
+
+STUDENTS = pathlib.Path(__file__).parent / "data" / "students"
+
+
+def game(seats, points, winners, prizes=None, bids=None, forfeits=()):
+    record = None if prizes is None else {"game": "goofspiel", "options": {}, "prizes": prizes, "bids": bids}
+    return {"seats": seats, "seed": 1, "points": points, "winners": winners, "forfeits": list(forfeits),
+            "record": record}
+
+
+@pytest.fixture
+def small():
+    """Three entries, hand-made games: a beats b twice, b and c tie, c forfeits against a."""
+    games = [
+        game(["a", "b"], [5, 1], [0], [3, 1, 2], [[3, 1], [1, 2], [2, 3]]),
+        game(["b", "a"], [2, 4], [1], [1, 2, 3], [[1, 2], [2, 1], [3, 3]]),
+        game(["b", "c"], [3, 3], [0, 1], [1, 2, 3], [[1, 3], [2, 1], [3, 2]]),
+        game(["c", "a"], [0, 6], [1], [2, 1, 3], [], [{"seat": 0, "entry": "c", "reason": "timeout",
+                                                      "detail": "took longer than 1 s", "turn": 1}]),
+    ]
+    entries = [{"name": n, "kind": "student"} for n in "abc"]
+    return ResultSet("goofspiel", {"num_cards": 3}, 0, 1, entries, games)
+
+
+def test_ranking_by_hand(small):
+    rows = small.ranking()
+    assert [r["name"] for r in rows] == ["a", "b", "c"]
+    a, b, c = rows
+    assert (a["games"], a["mean_points"], a["wins"], a["losses"]) == (3, 5.0, 3, 0)
+    assert (b["mean_points"], b["wins"], b["draws"], b["losses"]) == (2.0, 0, 1, 2)
+    assert (c["mean_points"], c["draws"], c["forfeits"]) == (1.5, 1, 1)
+    assert a["opponents_beaten"] == 2 and b["opponents_beaten"] == 0
+    assert a["exploitability"] is None
+
+
+def test_head_to_head_by_hand(small):
+    names, matrix = small.head_to_head()
+    assert names == ["a", "b", "c"]
+    assert matrix[0, 1] == pytest.approx(((5 - 1) + (4 - 2)) / 2)
+    assert matrix[1, 2] == 0 and matrix[0, 2] == 6
+    assert np.allclose(matrix, -matrix.T, equal_nan=True) and np.isnan(matrix[0, 0])
+
+
+def test_forfeits_are_grouped(small):
+    assert small.forfeits() == [{"entry": "c", "reason": "timeout", "count": 1, "example": "took longer than 1 s"}]
+
+
+def test_bidding_profile_by_hand(small):
+    profile = small.bidding_profile("a")
+    # a's turns: (prize 3, bid 3), (1, 1), (2, 2) as seat 0; (1, 2), (2, 1), (3, 3) as seat 1
+    assert profile["turns"] == 6
+    assert profile["mean_bid"] == {1: 1.5, 2: 1.5, 3: 3.0}
+    assert profile["equal"] == pytest.approx(4 / 6)
+    assert small.bidding_profile("c")["turns"] == 3
+
+
+@pytest.mark.parametrize("profile, words", [
+    ({"turns": 0}, "no bids recorded"),
+    ({"turns": 9, "equal": 0.95, "r": 1.0, "offset": 0.0, "near": 1.0, "typical": 0}, "prize card itself (95%"),
+    ({"turns": 9, "equal": 0.1, "r": 0.9, "offset": 1.0, "near": 0.8, "typical": 1}, "typically 1 above it"),
+    ({"turns": 9, "equal": 0.1, "r": 0.9, "offset": -2.5, "near": 0.2, "typical": -2}, "closely (r = 0.90), on average 2.5 below"),
+    ({"turns": 9, "equal": 0.1, "r": 0.5, "offset": 0.0, "near": 0.3, "typical": 0}, "loosely"),
+    ({"turns": 9, "equal": 0.0, "r": -0.7, "offset": 0.0, "near": 0.1, "typical": 0}, "against the prize"),
+    ({"turns": 9, "equal": 0.1, "r": 0.05, "offset": 0.0, "near": 0.2, "typical": 0}, "hardly depend"),
+    ({"turns": 9, "equal": 0.1, "r": None, "offset": 3.0, "near": 0.1, "typical": 3}, "same way"),
+])
+def test_describe_profile(profile, words):
+    assert words in describe_profile(profile)
+
+
+def test_an_entry_that_never_finished_a_turn_says_why(small):
+    solo = ResultSet("goofspiel", {}, 0, 1, [{"name": "c"}, {"name": "a"}], [small.games[3]])
+    assert solo.describe_play("c") == "never finished a turn: timeout (took longer than 1 s)"
+
+
+def test_save_and_load_round_trip(small, tmp_path):
+    small.exploitability = {"a": 1.5}
+    small.save(tmp_path)
+    again = ResultSet.load(tmp_path)
+    assert again.to_dict() == small.to_dict()
+    assert ResultSet.load(tmp_path / "results.json").games == small.games
+    with (tmp_path / "games.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 8 and rows[0]["entry"] == "a" and rows[0]["result"] == "win"
+    assert rows[6] == {**rows[6], "entry": "c", "forfeit": "timeout", "points": "0", "result": "loss"}
+    with (tmp_path / "ranking.csv").open() as handle:
+        ranking = list(csv.DictReader(handle))
+    assert [r["name"] for r in ranking] == ["a", "b", "c"] and ranking[0]["exploitability"] == "1.5"
+
+
+def test_loading_rubbish_is_refused(tmp_path):
+    (tmp_path / "results.json").write_text("[1, 2]")
+    with pytest.raises(OptionError, match="not tournament results"):
+        ResultSet.load(tmp_path)
+    with pytest.raises(OptionError, match="cannot read"):
+        ResultSet.load(tmp_path / "missing.json")
+
+
+def test_ranking_text_lists_every_entry(small):
+    text = small.ranking_text()
+    assert text.splitlines()[2].split()[:2] == ["1", "a"] and "n/a" in text
+
+
+# ---------------------------------------------------------------- plots ---
+def test_plots_take_results_and_return_figures(small):
+    from gopskit.viz.tournament import plot_bidding_profiles, plot_distributions, plot_head_to_head
+
+    heat = plot_head_to_head(small)
+    assert [t.get_text() for t in heat.axes[0].get_yticklabels()] == ["a", "b", "c"]
+    texts = {t.get_text() for t in heat.axes[0].texts}
+    assert {"+3.0", "-3.0", "+6.0"} <= texts
+    boxes = plot_distributions(small)
+    height = {t.get_text(): y for t, y in zip(boxes.axes[0].get_yticklabels(), boxes.axes[0].get_yticks())}
+    assert height["a"] > height["b"] > height["c"]  # best on top
+    lines = plot_bidding_profiles(small)
+    assert {line.get_label() for line in lines.axes[0].get_lines()} >= {"a", "b", "c", "bid = prize"}
+
+
+# -------------------------------------------------------- exploitability ---
+def test_exploitability_of_bots_and_files_at_three_cards():
+    rules = Goofspiel(num_cards=3)
+    entries = [bot_entry("one-higher"), student_entry(STUDENTS / "one_higher.py"),
+               student_entry(STUDENTS / "remembers.py"), student_entry(STUDENTS / "raises.py")]
+    values, notes = entry_exploitability(rules, entries)
+    assert values["one_higher"] == pytest.approx(values["one-higher"]) == pytest.approx(2.0)
+    assert notes["one_higher"] == "exact"
+    assert values["remembers"] is None and "class" in notes["remembers"]
+    assert values["raises"] is None and "forfeits" in notes["raises"]
+
+
+def test_a_random_file_is_estimated_by_sampling():
+    values, notes = entry_exploitability(Goofspiel(num_cards=3), [student_entry(STUDENTS / "lucky.py"),
+                                                                  bot_entry("random")])
+    assert "estimated" in notes["lucky"]
+    assert values["lucky"] == pytest.approx(values["random"], abs=0.4)
+
+
+@pytest.mark.parametrize("rules, words", [
+    (Goofspiel(num_cards=13), "13 cards"),
+    (Goofspiel(num_cards=4, hidden_bids=True), "hidden"),
+    (Goofspiel(num_cards=4, players=3), "two-player"),
+])
+def test_exploitability_is_na_where_it_cannot_be_computed(rules, words):
+    values, notes = entry_exploitability(rules, [bot_entry("random")])
+    assert values == {"random": None} and words in notes["random"]
+
+
+# ------------------------------------------------------ the command line ---
+def test_the_command_runs_a_class_and_saves_everything(tmp_path, capsys):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("copycat", "returns_99"):
+        (folder / f"{name}.py").write_text((STUDENTS / f"{name}.py").read_text())
+    out = tmp_path / "out"
+    code = main(["tournament", str(folder), "--bots", "random", "--games", "3", "--cards", "3", "--out", str(out),
+                 "--quiet", "--time-limit", "0.5", "--plots"])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "FAIL returns_99: turn 1" in printed and "returns_99: 12 x illegal" in printed
+    assert "copycat: bids the prize card itself" in printed
+    assert {p.name for p in out.iterdir()} >= {"results.json", "games.csv", "ranking.csv", "tables", "plots"}
+    assert len(json.loads((out / "results.json").read_text())["games"]) == 3 * 2 * 3  # pairs, seats, games
+    assert main(["tournament", str(folder), "--out", str(out), "--cards", "3"]) == 2
+    assert "already holds a tournament" in capsys.readouterr().err
+    assert main(["tournament", str(folder), "--out", str(out), "--cards", "3", "--games", "3", "--bots", "random",
+                 "--resume", "--quiet", "--time-limit", "0.5"]) == 0
+
+
+def test_the_command_checks_submissions(tmp_path, capsys):
+    assert main(["tournament", str(STUDENTS), "--check", "--cards", "3", "--time-limit", "0.3"]) == 1
+    printed = capsys.readouterr().out
+    assert "OK   copycat" in printed and "FAIL syntax_error" in printed and "line 4" in printed
+
+
+@pytest.mark.parametrize("args, words", [
+    (["tournament"], "nothing to play"),
+    (["tournament", "--bots", "random,nope"], "unknown bot"),
+    (["tournament", "--bots", "random,match-prize", "--cards", "99"], "num_cards"),
+    (["tournament", "--bots", "random,match-prize", "--option", "ties"], "NAME=VALUE"),
+    (["tournament", "no/such/folder"], "not a folder"),
+])
+def test_bad_options_exit_2_with_one_line(args, words, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------ observation data ---
+VARIANTS = [{}, {"ties": "carry"}, {"hidden_bids": True}, {"blind": True}, {"face_down_trophies": True},
+            {"players": 3, "ties": "unique"}, {"defeat_the_dealer": True, "players": 3}, {"target": 12},
+            {"ace_high": True, "prize_order": "descending"}, {"ties": "rebid"}]
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**16), turns=st.integers(0, 12))
+def test_observation_data_equals_to_dict_and_the_wire_shows_the_same(variant, seed, turns):
+    rules = Goofspiel(num_cards=5, **variant)
+    table = _deal(rules, [bot_entry("random")] * rules.num_players, seed, "k")
+    state, rng = table.state, np.random.default_rng(seed)
+    for _ in range(turns):
+        if state.is_terminal():
+            break
+        for seat in state.to_move():
+            obs = state.observation(seat)
+            assert observation_data(obs) == obs.to_dict()
+            wire = json.loads(json.dumps(_wire_data(table, seat)))  # what the student's to_dict() returns
+            assert wire == obs.to_dict()
+        state.apply({p: state.legal_moves(p)[int(rng.integers(len(state.legal_moves(p))))] for p in state.to_move()})
