@@ -266,3 +266,13 @@ def test_no_move_after_the_end():
 ])
 def test_game_contract(options):
     check_game_contract(Goofspiel(**options), seeds=range(2))
+
+
+def test_hidden_bids_with_a_dealer_keep_the_face_up_bid_in_memory():
+    rules = Goofspiel(num_cards=3, players=3, defeat_the_dealer=True, hidden_bids=True, prize_order="ascending")
+    match = rules.new_game()
+    match.apply({0: 2})
+    match.apply({1: 3, 2: 1})
+    obs = match.observation(2)
+    assert obs.history[0].bids == (2, None, 1)  # the dealer's bid was shown face up to everyone
+    assert obs.hands[0] == (1, 3) and obs.hands[1] is None

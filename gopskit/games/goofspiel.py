@@ -393,7 +393,7 @@ class GoofspielState(GameState):
         self.events.append(event)
         public = None if rules.hidden_bids else TurnView(prize, offer, bids, winner, outcome)
         for player, views in enumerate(self._views):
-            views.append(public or self._view(event, player, show_bids=False))
+            views.append(public or self._view(event, player, seen=(player, self.dealer)))
         return event
 
     def scores(self):
@@ -409,7 +409,9 @@ class GoofspielState(GameState):
         pile = self.deck[self.turn + (1 if sees_prize else 0):]
         known_order = not (rules.prize_order == "shuffled")
         show_bids = not rules.hidden_bids
-        hands = tuple(tuple(sorted(h)) if (q == player or show_bids) else None for q, h in enumerate(self.hands))
+        # under hidden bids only your own hand is known, and the dealer's, whose bids were all face up
+        hands = tuple(tuple(sorted(h)) if (show_bids or q in (player, self.dealer)) else None
+                      for q, h in enumerate(self.hands))
         table = [None] * self.num_players
         if self.dealer is not None and self.dealer_bid is not None:
             table[self.dealer] = self.dealer_bid
@@ -428,8 +430,9 @@ class GoofspielState(GameState):
         )
 
     @staticmethod
-    def _view(event: TurnResult, player: int, show_bids: bool) -> TurnView:
-        bids = tuple(b if (show_bids or q == player) else None for q, b in enumerate(event.bids))
+    def _view(event: TurnResult, player: int, seen: tuple) -> TurnView:
+        """The turn as ``player`` saw it under hidden bids: only the bids of the seats in ``seen``."""
+        bids = tuple(b if q in seen else None for q, b in enumerate(event.bids))
         return TurnView(event.prize, event.offer, bids, event.winner, event.outcome)
 
     # -- records -----------------------------------------------------------
