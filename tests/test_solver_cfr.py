@@ -214,7 +214,7 @@ def test_strategy_table_reaches_sum_to_one_per_turn():
 @pytest.mark.parametrize("kwargs, match", [
     (dict(num_cards=3, players=3, hidden_bids=True), "two-player"),
     (dict(num_cards=6, hidden_bids=True), "1 to 5 cards"),
-    (dict(num_cards=3, hidden_bids=True, defeat_the_dealer=True), "imperfect recall"),
+    (dict(num_cards=3, hidden_bids=True, defeat_the_dealer=True), "not solvable here yet"),
 ])
 def test_unsolvable_rules_refused(kwargs, match):
     with pytest.raises(GopsError, match=match):

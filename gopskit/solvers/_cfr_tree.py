@@ -88,8 +88,8 @@ def check_cfr_rules(rules, dealer=None) -> tuple[Goofspiel, int | None]:
     if not 1 <= rules.num_cards <= MAX_CFR_CARDS:
         raise OptionError(f"CFR solves hands of 1 to {MAX_CFR_CARDS} cards (the tree grows as n!^3); got {rules.num_cards}")
     if rules.defeat_the_dealer and rules.hidden_bids:
-        raise OptionError("Defeat the Dealer with hidden bids is not solvable here: the observation forgets "
-                          "the dealer's face-up bids (imperfect recall); choose one of the two options")
+        raise OptionError("Defeat the Dealer with hidden bids is not solvable here yet: the CFR tree does not "
+                          "encode the dealer's face-up bids under hidden bids; choose one of the two options")
     if not rules.defeat_the_dealer:
         return rules, None
     dealer = rules.dealer if dealer is None else dealer
