@@ -224,3 +224,13 @@ def test_observation_data_equals_to_dict_and_the_wire_shows_the_same(variant, se
             wire = json.loads(json.dumps(_wire_data(table, seat)))  # what the student's to_dict() returns
             assert wire == obs.to_dict()
         state.apply({p: state.legal_moves(p)[int(rng.integers(len(state.legal_moves(p))))] for p in state.to_move()})
+
+
+# --------------------------------------------------------------- the doc ---
+def test_the_how_to_page_runs(monkeypatch):
+    import doctest
+
+    root = pathlib.Path(__file__).parents[1]
+    monkeypatch.chdir(root)
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    assert doctest.testfile(str(root / "docs" / "tournaments.md"), module_relative=False, optionflags=flags).failed == 0
