@@ -1,0 +1,317 @@
+"""Rooms, students and who plays whom: every function runs inside one store transaction.
+
+A **room** is made by the teacher (:func:`create_room`) for one game and its
+options; its code goes on the board. Students :func:`join` with a name and
+the code and wait in the lobby until they are seated at a **table**:
+
+* ``random``: waiting students are shuffled into tables (the teacher's
+  button, or at once when ``auto_pair`` is on and a table can be filled);
+* ``round-robin``: the teacher starts a schedule (:mod:`.pairing`) and each
+  round begins when every table of the room has finished;
+* ``challenge``: a student challenges another, who accepts or declines.
+
+Seats a student cannot fill go to the room's bot. A student's page holds a
+*player key*; when they are seated it claims a *seat key* for that table
+(:func:`claim_seat`), the only thing a move is accepted with. Claiming again
+(a reloaded page) replaces the seat key, so an old page loses the seat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import unicodedata
+
+import numpy as np
+
+from ..agents import agent_class, agent_names
+from ..errors import OptionError
+from ..games import available_games, rules_class
+from .db import Tx
+from .errors import AccessError, RoomError
+from .gameplay import PLAYING, advance, dumps, reclaim_seats, room_row, rules_for, table_state
+from .pairing import PAIRINGS, random_tables, round_robin
+from .tokens import hash_key, new_id, new_key, new_room_code, normal_code
+
+MAX_NAME = 24
+PREFERRED_BOTS = ("match-prize", "gops3-proportional", "throps-greedy", "gooseberry-middler", "dc-greedy",
+                  "raj-proportional", "random")
+
+
+@dataclasses.dataclass(frozen=True)
+class RoomSettings:
+    """How a room runs; the teacher may change these while it is open.
+
+    ``pairing``: ``"random"``, ``"round-robin"`` or ``"challenge"``;
+    ``bot``: the bot that fills empty seats and stands in for absent students
+    (``None``: the first kit bot that plays the game); ``timeout``: seconds a
+    student may be away, when it is their move, before the bot stands in;
+    ``auto_pair``: seat waiting students as soon as a table can be filled;
+    ``rematch``: may a finished table ask for a rematch.
+    """
+
+    pairing: str = "random"
+    bot: str | None = None
+    timeout: float = 60.0
+    auto_pair: bool = True
+    rematch: bool = True
+
+    def checked(self, rules) -> "RoomSettings":
+        """These settings with the bot filled in; :class:`OptionError` if one is wrong."""
+        if self.pairing not in PAIRINGS:
+            raise OptionError(f"unknown pairing {self.pairing!r}; allowed: {', '.join(PAIRINGS)}")
+        if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) or not 5 <= self.timeout <= 3600:
+            raise OptionError(f"the timeout is a number of seconds from 5 to 3600, not {self.timeout!r}")
+        bot = self.bot or next(b for b in PREFERRED_BOTS if b in agent_names(rules))
+        if not agent_class(bot)().supports(rules):
+            raise OptionError(f"the bot {bot!r} cannot play {rules.name}; bots that can: {', '.join(agent_names(rules))}")
+        return dataclasses.replace(self, bot=bot, timeout=float(self.timeout),
+                                   auto_pair=bool(self.auto_pair), rematch=bool(self.rematch))
+
+
+def settings_of(room: dict) -> RoomSettings:
+    return RoomSettings(**json.loads(room["settings"]))
+
+
+# ---------------------------------------------------------------- rooms ---
+def create_room(tx: Tx, game: str, options: dict, settings: RoomSettings, now: float, code_seed=None) -> tuple[str, str]:
+    """Make a room; return ``(code, teacher_key)``."""
+    if game not in available_games():
+        raise OptionError(f"unknown game {game!r}; the kit plays: {', '.join(available_games())}")
+    try:
+        rules = rules_class(game).from_options(options or {})
+    except TypeError as exc:
+        raise OptionError(f"bad options for {game}: {exc}") from None
+    settings = settings.checked(rules)
+    rng = np.random.default_rng(code_seed)
+    for _attempt in range(50):
+        code = new_room_code(None if code_seed is None else int(rng.integers(2**31)))
+        if tx.one("SELECT code FROM rooms WHERE code = ?", (code,)) is None:
+            break
+    else:
+        raise RoomError("could not find a free room code; try again")
+    teacher_key = new_key()
+    tx.run("INSERT INTO rooms (code, teacher_hash, game, options, settings, status, created_at) "
+           "VALUES (?, ?, ?, ?, ?, 'open', ?)",
+           (code, hash_key(teacher_key), game, dumps(rules.options()), dumps(dataclasses.asdict(settings)), now))
+    return code, teacher_key
+
+
+def teacher_room(tx: Tx, teacher_key: str, lock: bool = False) -> dict:
+    """The room this teacher key opens, or :class:`AccessError`."""
+    sql = "SELECT * FROM rooms WHERE teacher_hash = ?"
+    row = tx.locked(sql, (hash_key(teacher_key),)) if lock else tx.one(sql, (hash_key(teacher_key),))
+    if row is None:
+        raise AccessError("this teacher key opens no room: only the page that made the room (or its key) may run it")
+    return row
+
+
+def update_settings(tx: Tx, teacher_key: str, changes: dict) -> RoomSettings:
+    room = teacher_room(tx, teacher_key, lock=True)
+    unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(RoomSettings)})
+    if unknown:
+        raise OptionError(f"unknown room setting(s): {', '.join(unknown)}; allowed: pairing, bot, timeout, auto_pair, rematch")
+    settings = dataclasses.replace(settings_of(room), **changes).checked(rules_for(room["game"], room["options"]))
+    tx.run("UPDATE rooms SET settings = ?, version = version + 1 WHERE code = ?",
+           (dumps(dataclasses.asdict(settings)), room["code"]))
+    return settings
+
+
+def end_room(tx: Tx, teacher_key: str, now: float) -> int:
+    """Close the room: unfinished tables stop where they are. Returns how many were stopped."""
+    room = teacher_room(tx, teacher_key, lock=True)
+    if room["status"] != "open":
+        return 0
+    stopped = tx.run("UPDATE game_tables SET status = 'ended', finished_at = ?, version = version + 1 "
+                     "WHERE room = ? AND status = ?", (now, room["code"], PLAYING))
+    tx.run("UPDATE challenges SET status = 'cancelled' WHERE room = ? AND status = 'open'", (room["code"],))
+    tx.run("UPDATE rooms SET status = 'ended', ended_at = ?, version = version + 1 WHERE code = ?", (now, room["code"]))
+    return stopped
+
+
+# ------------------------------------------------------------- students ---
+def clean_name(name) -> str:
+    """A student's name as shown: trimmed, 1 to 24 printable characters.
+
+    >>> clean_name("  Ada  Lovelace ")
+    'Ada Lovelace'
+    """
+    if not isinstance(name, str):
+        raise RoomError("your name is text, like Ada")
+    text = " ".join(name.split())
+    if not 1 <= len(text) <= MAX_NAME or any(unicodedata.category(c)[0] == "C" for c in text):
+        raise RoomError(f"a name has 1 to {MAX_NAME} letters, digits or spaces; {name!r} does not fit")
+    return text
+
+
+def join(tx: Tx, code: str, name: str, now: float) -> tuple[str, str]:
+    """Add a student to the room with this code; return ``(player_id, player_key)``."""
+    room = room_row(tx, normal_code(code), lock="update")
+    if room["status"] != "open":
+        raise RoomError(f"room {room['code']} has ended; ask your teacher for the new code")
+    shown = clean_name(name)
+    key = shown.casefold()
+    if tx.one("SELECT id FROM players WHERE room = ? AND name_key = ?", (room["code"], key)):
+        raise RoomError(f"the name {shown!r} is taken in room {room['code']}: add an initial "
+                        "(if it is you, reload your own page: it keeps your seat)")
+    player_id, player_key = new_id(), new_key()
+    tx.run("INSERT INTO players (id, room, name, name_key, token_hash, joined_at, last_seen, status) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, 'active')", (player_id, room["code"], shown, key, hash_key(player_key), now, now))
+    tx.run("UPDATE rooms SET version = version + 1 WHERE code = ?", (room["code"],))
+    return player_id, player_key
+
+
+def player_by_key(tx: Tx, player_key: str) -> dict:
+    row = tx.one("SELECT * FROM players WHERE token_hash = ?", (hash_key(player_key),))
+    if row is None:
+        raise AccessError("this page's key matches no student: join the room with its code")
+    return row
+
+
+def heartbeat(tx: Tx, player_key: str, now: float) -> dict:
+    """The student's page is alive: note the time, and take back any seat a bot stood in for."""
+    player = player_by_key(tx, player_key)
+    tx.run("UPDATE players SET last_seen = ? WHERE id = ?", (now, player["id"]))
+    reclaim_seats(tx, player["id"])
+    return player
+
+
+def leave(tx: Tx, player_key: str) -> None:
+    """The student leaves the room: they are paired no more, and bots stand in at once."""
+    player = player_by_key(tx, player_key)
+    tx.run("UPDATE players SET status = 'left', last_seen = 0 WHERE id = ?", (player["id"],))
+    tx.run("UPDATE rooms SET version = version + 1 WHERE code = ?", (player["room"],))
+
+
+def current_seat(tx: Tx, player_id: str) -> dict | None:
+    """The student's latest table (playing, else the last finished), or ``None``."""
+    return tx.one("SELECT s.table_id, s.seat, t.status, t.version, t.number FROM seats s "
+                  "JOIN game_tables t ON t.id = s.table_id WHERE s.player = ? "
+                  "ORDER BY CASE WHEN t.status = ? THEN 0 ELSE 1 END, t.created_at DESC, t.number DESC LIMIT 1",
+                  (player_id, PLAYING))
+
+
+def claim_seat(tx: Tx, player_key: str, table_id: str) -> tuple[int, str]:
+    """Give this student's page a fresh key for its seat at ``table_id``; return ``(seat, seat_key)``."""
+    player = player_by_key(tx, player_key)
+    seat = tx.one("SELECT seat FROM seats WHERE table_id = ? AND player = ?", (table_id, player["id"]))
+    if seat is None:
+        raise AccessError("you have no seat at that table: a page can only play its own student's seat")
+    seat_key = new_key()
+    tx.run("UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?", (hash_key(seat_key), table_id, seat["seat"]))
+    return seat["seat"], seat_key
+
+
+def waiting_players(tx: Tx, code: str, present_since: float | None = None) -> list[dict]:
+    """Active students of the room with no unfinished table (seen since ``present_since``, if given)."""
+    rows = tx.all("SELECT p.id, p.name, p.last_seen FROM players p WHERE p.room = ? AND p.status = 'active' "
+                  "AND NOT EXISTS (SELECT 1 FROM seats s JOIN game_tables t ON t.id = s.table_id "
+                  "WHERE s.player = p.id AND t.status = ?) ORDER BY p.joined_at, p.id", (code, PLAYING))
+    return [r for r in rows if present_since is None or r["last_seen"] >= present_since]
+
+
+# --------------------------------------------------------------- tables ---
+def create_table(tx: Tx, room: dict, seating: list, origin: str, round_number: int, seed: int, now: float) -> str:
+    """Seat ``seating`` (player ids, ``None`` for the room's bot) at a new table; bots move at once."""
+    if room["status"] != "open":
+        raise RoomError("the room has ended: no new games")
+    number = int(tx.one("SELECT COALESCE(MAX(number), 0) AS n FROM game_tables WHERE room = ?", (room["code"],))["n"]) + 1
+    table_id = new_id()
+    tx.run("INSERT INTO game_tables (id, room, number, round, origin, seed, status, ply, ply_started, created_at) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+           (table_id, room["code"], number, round_number, origin, int(seed), PLAYING, now, now))
+    bot = settings_of(room).bot
+    for seat, player in enumerate(seating):
+        tx.run("INSERT INTO seats (table_id, seat, player, bot) VALUES (?, ?, ?, ?)", (table_id, seat, player, bot))
+    table = tx.one("SELECT * FROM game_tables WHERE id = ?", (table_id,))
+    advance(tx, table, room, table_state(tx, table, room), now)
+    return table_id
+
+
+def seat_tables(tx: Tx, room: dict, tables: list, origin: str, round_number: int, rng, now: float) -> list[str]:
+    return [create_table(tx, room, seating, origin, round_number, int(rng.integers(2**62)), now) for seating in tables]
+
+
+def pair_waiting(tx: Tx, room: dict, now: float, fill_with_bots: bool, seed=None) -> list[str]:
+    """Shuffle the waiting, present students into tables; a short last table gets bots (or waits)."""
+    settings = settings_of(room)
+    size = rules_for(room["game"], room["options"]).num_players
+    waiting = [p["id"] for p in waiting_players(tx, room["code"], now - settings.timeout)]
+    rng = np.random.default_rng(seed)
+    tables = random_tables(waiting, size, rng)
+    if not fill_with_bots:
+        tables = [t for t in tables if None not in t]
+    created = seat_tables(tx, room, tables, "random", room["round"], rng, now)
+    if created:
+        tx.run("UPDATE rooms SET version = version + 1 WHERE code = ?", (room["code"],))
+    return created
+
+
+def start_round_robin(tx: Tx, teacher_key: str, now: float, seed=None) -> int:
+    """Plan a round robin of the present students; start round 1 now if no table is playing. Returns the rounds."""
+    room = teacher_room(tx, teacher_key, lock=True)
+    settings = settings_of(room)
+    size = rules_for(room["game"], room["options"]).num_players
+    players = [p["id"] for p in tx.all("SELECT id FROM players WHERE room = ? AND status = 'active' AND last_seen >= ? "
+                                       "ORDER BY joined_at, id", (room["code"], now - settings.timeout))]
+    order = [players[i] for i in np.random.default_rng(seed).permutation(len(players))]
+    schedule = round_robin(order, size)
+    if not schedule:
+        raise RoomError("nobody is in the room yet: wait until the students have joined")
+    tx.run("UPDATE rooms SET schedule = ?, round = 0, settings = ?, version = version + 1 WHERE code = ?",
+           (dumps({"rounds": schedule, "seed": int(np.random.default_rng(seed).integers(2**62))}),
+            dumps(dataclasses.asdict(dataclasses.replace(settings, pairing="round-robin"))), room["code"]))
+    next_round(tx, room_row(tx, room["code"]), now)
+    return len(schedule)
+
+
+def next_round(tx: Tx, room: dict, now: float) -> bool:
+    """Start the next round of the room's round robin if every table has finished; True if one began."""
+    if not room["schedule"] or room["status"] != "open":
+        return False
+    plan = json.loads(room["schedule"])
+    if room["round"] >= len(plan["rounds"]):
+        return False
+    if tx.one("SELECT id FROM game_tables WHERE room = ? AND status = ? LIMIT 1", (room["code"], PLAYING)):
+        return False
+    rng = np.random.default_rng([plan["seed"], room["round"]])
+    seat_tables(tx, room, plan["rounds"][room["round"]], "round-robin", room["round"] + 1, rng, now)
+    tx.run("UPDATE rooms SET round = round + 1, version = version + 1 WHERE code = ?", (room["code"],))
+    return True
+
+
+def ask_rematch(tx: Tx, seat: dict, now: float, seed=None) -> str | None:
+    """This seat wants a rematch; when every student of the table does, seat them again. Returns the new table."""
+    room = room_row(tx, seat["room"], lock="update")
+    settings = settings_of(room)
+    if not settings.rematch or settings.pairing == "round-robin":
+        raise RoomError("rematches are off in this room: wait for the next pairing")
+    table = tx.one("SELECT * FROM game_tables WHERE id = ?", (seat["table_id"],))
+    if table["status"] == PLAYING:
+        raise RoomError("the game is still on: a rematch comes after it")
+    tx.run("UPDATE seats SET rematch = 1 WHERE table_id = ? AND seat = ?", (table["id"], seat["seat"]))
+    seats = tx.all("SELECT seat, player, rematch FROM seats WHERE table_id = ? ORDER BY seat", (table["id"],))
+    people = [s for s in seats if s["player"]]
+    if not all(s["rematch"] for s in people):
+        return None
+    busy = {p["id"] for p in waiting_players(tx, room["code"])}
+    if any(s["player"] not in busy for s in people):
+        return None
+    seating = [s["player"] for s in seats]
+    seating = seating[1:] + seating[:1]  # the next game starts with the next seat first
+    tx.run("UPDATE seats SET rematch = 0 WHERE table_id = ?", (table["id"],))
+    rng = np.random.default_rng(seed)
+    return create_table(tx, room, seating, "rematch", table["round"], int(rng.integers(2**62)), now)
+
+
+def auto_pair(tx: Tx, room: dict, now: float) -> list[str]:
+    """In a random-pairing room with ``auto_pair`` on, seat waiting students in full tables."""
+    settings = settings_of(room)
+    if room["status"] != "open" or settings.pairing != "random" or not settings.auto_pair:
+        return []
+    return pair_waiting(tx, room, now, fill_with_bots=False)
+
+
+__all__ = ["RoomSettings", "ask_rematch", "auto_pair", "claim_seat", "create_room", "create_table",
+           "current_seat", "end_room", "heartbeat", "join", "leave", "next_round", "pair_waiting",
+           "player_by_key", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]

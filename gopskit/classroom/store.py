@@ -1,0 +1,220 @@
+"""The classroom store: one object per page, every action one transaction.
+
+:class:`ClassroomStore` is a thin facade over the functions of
+:mod:`.rooms`, :mod:`.gameplay`, :mod:`.challenges`, :mod:`.reports` and
+:mod:`.export`: it opens the database (creating and migrating it on first
+use), reads the clock, and runs each action in one transaction.
+
+Who may do what is decided by keys, never by names:
+
+* the **teacher key** (from :meth:`~ClassroomStore.create_room`) runs the room;
+* the **room code** lets a student join; joining gives a **player key**;
+* a **seat key** (:meth:`~ClassroomStore.claim_seat`, with the player key)
+  is the only thing a move is accepted with.
+
+>>> store = ClassroomStore(":memory:")
+>>> room = store.create_room("goofspiel", {"num_cards": 3}, seed=1)
+>>> ann = store.join(room.code, "Ann")
+>>> tables = store.pair_waiting(room.teacher_key, seed=2)   # Ann against the bot
+>>> seat = store.claim_seat(ann.player_key)
+>>> view = store.seat_view(seat.seat_key)
+>>> view.my_turn, view.names
+(True, ('Ann', 'match-prize (bot)'))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+from . import challenges, export, gameplay, reports, rooms
+from .db import Database, connect
+from .errors import RoomError
+from .migrations import migrate
+
+PlayerKey = str
+
+
+@dataclasses.dataclass(frozen=True)
+class RoomKeys:
+    code: str
+    teacher_key: str
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayerKeys:
+    room: str
+    name: str
+    player_key: str
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatKeys:
+    table: str
+    seat: int
+    seat_key: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Pulse:
+    """The few numbers a page polls to know whether to redraw (cheap: no game is rebuilt)."""
+
+    room_status: str
+    room_version: int
+    table: str | None
+    table_status: str | None
+    table_version: int
+
+
+class ClassroomStore:
+    """See the module docstring. ``url``: a path, ``sqlite:///path`` or ``postgresql://...``."""
+
+    def __init__(self, url: str | None = None, clock: Callable[[], float] = time.time, db: Database | None = None):
+        self.db = db or connect(url)
+        self.schema = migrate(self.db)
+        self.clock = clock
+
+    def _write(self, work):
+        now = self.clock()
+        return self.db.run(lambda tx: work(tx, now))
+
+    def _read(self, work):
+        now = self.clock()
+        return self.db.run(lambda tx: work(tx, now), write=False)
+
+    # -- the teacher -------------------------------------------------------
+    def create_room(self, game: str = "goofspiel", options: dict | None = None, *, pairing: str = "random",
+                    bot: str | None = None, timeout: float = 60.0, auto_pair: bool = True, rematch: bool = True,
+                    seed=None) -> RoomKeys:
+        """Open a room for ``game`` with ``options``; return its code (for the board) and the teacher key."""
+        settings = rooms.RoomSettings(pairing, bot, timeout, auto_pair, rematch)
+        code, key = self._write(lambda tx, now: rooms.create_room(tx, game, options or {}, settings, now, seed))
+        return RoomKeys(code, key)
+
+    def overview(self, teacher_key: str) -> reports.RoomOverview:
+        return self._read(lambda tx, now: reports.overview(tx, teacher_key, now))
+
+    def update_settings(self, teacher_key: str, **changes) -> rooms.RoomSettings:
+        return self._write(lambda tx, now: rooms.update_settings(tx, teacher_key, changes))
+
+    def pair_waiting(self, teacher_key: str, fill_with_bots: bool = True, seed=None) -> list[str]:
+        """Seat every waiting student now (random tables; bots fill a short table). Returns the new tables."""
+        def work(tx, now):
+            room = rooms.teacher_room(tx, teacher_key, lock=True)
+            return rooms.pair_waiting(tx, room, now, fill_with_bots, seed)
+        return self._write(work)
+
+    def start_round_robin(self, teacher_key: str, seed=None) -> int:
+        """Plan a round robin of the students here now and start round 1; returns the number of rounds."""
+        return self._write(lambda tx, now: rooms.start_round_robin(tx, teacher_key, now, seed))
+
+    def end_room(self, teacher_key: str) -> int:
+        """End the room: unfinished games stop; returns how many were stopped."""
+        return self._write(lambda tx, now: rooms.end_room(tx, teacher_key, now))
+
+    def keep_room(self, teacher_key: str) -> dict:
+        """The teacher page's regular chores: bots stand in for absent students, auto-pairing, next round."""
+        def work(tx, now):
+            room = rooms.teacher_room(tx, teacher_key, lock=True)
+            timeout = rooms.settings_of(room).timeout
+            playing = tx.all("SELECT id FROM game_tables WHERE room = ? AND status = ?", (room["code"], gameplay.PLAYING))
+            stood_in = sum(gameplay.stand_in_for_absent(tx, t["id"], now, timeout) for t in playing)
+            return {"stand_ins": stood_in, **_schedule(tx, room, now)}
+        return self._write(work)
+
+    def export(self, teacher_key: str) -> export.RoomExport:
+        """Everything about the room: every game record, the seats, every move (see :mod:`.export`)."""
+        return self._read(lambda tx, now: export.export_room(tx, teacher_key))
+
+    # -- the students ------------------------------------------------------
+    def join(self, code: str, name: str) -> PlayerKeys:
+        """Join the room with this code under ``name``; keep the returned player key in the page."""
+        player_id, key = self._write(lambda tx, now: rooms.join(tx, code, name, now))
+        room = self._read(lambda tx, now: rooms.player_by_key(tx, key))
+        return PlayerKeys(room["room"], room["name"], key)
+
+    def heartbeat(self, player_key: str) -> None:
+        """The page is alive (call every few seconds); takes back a seat a bot stood in for."""
+        self._write(lambda tx, now: rooms.heartbeat(tx, player_key, now))
+
+    def lobby(self, player_key: str) -> reports.Lobby:
+        return self._read(lambda tx, now: reports.lobby(tx, player_key, now))
+
+    def pulse(self, player_key: str) -> Pulse:
+        """Versions of the room and of the student's table: redraw when one changes."""
+        def work(tx, now):
+            player = rooms.player_by_key(tx, player_key)
+            room = gameplay.room_row(tx, player["room"])
+            seat = rooms.current_seat(tx, player["id"])
+            return Pulse(room["status"], room["version"], seat and seat["table_id"], seat and seat["status"],
+                         seat["version"] if seat else -1)
+        return self._read(work)
+
+    def claim_seat(self, player_key: str, table: str | None = None) -> SeatKeys | None:
+        """A fresh seat key for the student's current table (or ``table``); ``None`` if not seated."""
+        def work(tx, now):
+            player = rooms.player_by_key(tx, player_key)
+            table_id = table or (rooms.current_seat(tx, player["id"]) or {}).get("table_id")
+            if table_id is None:
+                return None
+            return SeatKeys(table_id, *rooms.claim_seat(tx, player_key, table_id))
+        return self._write(work)
+
+    def seat_view(self, seat_key: str) -> gameplay.SeatView:
+        """What this seat may see of its table now (see :class:`~.gameplay.SeatView`)."""
+        return self._read(lambda tx, now: gameplay.seat_view(tx, seat_key))
+
+    def submit(self, seat_key: str, move, ply: int | None = None) -> gameplay.SeatView:
+        """Play ``move`` for this seat in ply ``ply`` (the one the page showed); returns the new view.
+
+        Raises :class:`~gopskit.errors.IllegalMoveError` (or its subclass
+        :class:`~.errors.StaleMoveError`) and changes nothing when the move
+        is illegal, repeated, or for a ply that is over.
+        """
+        self._write(lambda tx, now: gameplay.submit(tx, seat_key, move, ply, now))
+        return self.seat_view(seat_key)
+
+    def keep_table(self, seat_key: str) -> bool:
+        """Let the bot stand in for an absent student at this seat's table; True if it did."""
+        def work(tx, now):
+            seat = gameplay.seat_by_key(tx, seat_key)
+            room = gameplay.room_row(tx, seat["room"])
+            return gameplay.stand_in_for_absent(tx, seat["table_id"], now, rooms.settings_of(room).timeout)
+        return self._write(work)
+
+    def keep_schedule(self, player_key: str) -> dict:
+        """Public chores any page may do: auto-pair waiting students, start the next round."""
+        def work(tx, now):
+            room = gameplay.room_row(tx, rooms.player_by_key(tx, player_key)["room"], lock="update")
+            return _schedule(tx, room, now)
+        return self._write(work)
+
+    def challenge(self, player_key: str, name: str) -> str:
+        return self._write(lambda tx, now: challenges.challenge(tx, player_key, name, now))
+
+    def answer_challenge(self, player_key: str, challenge_id: str, accept: bool, seed=None) -> str | None:
+        return self._write(lambda tx, now: challenges.answer(tx, player_key, challenge_id, accept, now, seed))
+
+    def ask_rematch(self, seat_key: str, seed=None) -> str | None:
+        """Ask for a rematch; returns the new table once every student at the table has asked."""
+        def work(tx, now):
+            return rooms.ask_rematch(tx, gameplay.seat_by_key(tx, seat_key), now, seed)
+        return self._write(work)
+
+    def leave(self, player_key: str) -> None:
+        self._write(lambda tx, now: rooms.leave(tx, player_key))
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _schedule(tx, room: dict, now: float) -> dict:
+    if room["status"] != "open":
+        return {"paired": 0, "next_round": False}
+    paired = rooms.auto_pair(tx, room, now)
+    started = rooms.next_round(tx, gameplay.room_row(tx, room["code"]), now)
+    return {"paired": len(paired), "next_round": started}
+
+
+__all__ = ["ClassroomStore", "PlayerKeys", "Pulse", "RoomError", "RoomKeys", "SeatKeys"]

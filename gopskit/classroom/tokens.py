@@ -1,0 +1,73 @@
+"""Room codes, secret keys and their hashes.
+
+* A **room code** is short, to be written on the board: six characters from
+  an alphabet without look-alikes (no ``0/O``, ``1/I/L``), typed in any case.
+* A **key** (teacher, player or seat) is a long random secret held by one
+  page (its browser keeps it, so a reload resumes). The store keeps only its
+  SHA-256 hash, so a copy of the database does not hand out anybody's keys.
+
+>>> code = new_room_code(seed=1)
+>>> len(code), normal_code(code.lower()) == code
+(6, True)
+>>> key = new_key()
+>>> hash_key(key) == hash_key(key) != hash_key(new_key())
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import numpy as np
+
+from .errors import AccessError
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+KEY_BYTES = 24
+
+
+def new_room_code(seed=None) -> str:
+    """A fresh room code. ``seed`` (for tests) makes it repeat; otherwise it is random."""
+    if seed is None:
+        return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    rng = np.random.default_rng(seed)
+    return "".join(CODE_ALPHABET[i] for i in rng.integers(len(CODE_ALPHABET), size=CODE_LENGTH))
+
+
+def normal_code(text) -> str:
+    """A room code as typed (any case, spaces or a dash) in its stored form; checks its shape.
+
+    >>> normal_code(" kq7-f3m ")
+    'KQ7F3M'
+    """
+    if not isinstance(text, str):
+        raise AccessError(f"a room code is text like KQ7F3M, not {text!r}")
+    code = text.strip().upper().replace("-", "").replace(" ", "")
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        raise AccessError(
+            f"{text.strip()!r} is not a room code: a code has {CODE_LENGTH} letters and digits, "
+            "as written on the board (like KQ7F3M)"
+        )
+    return code
+
+
+def new_key() -> str:
+    """A new secret key (URL-safe text)."""
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def hash_key(key) -> str:
+    """The hash the store keeps in place of ``key``; rejects anything that is not a key."""
+    if not isinstance(key, str) or not 16 <= len(key) <= 200:
+        raise AccessError("this page holds no valid key; join the room again with its code")
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def new_id() -> str:
+    """A short random identifier for rows (not a secret)."""
+    return secrets.token_hex(8)
+
+
+__all__ = ["CODE_ALPHABET", "hash_key", "new_id", "new_key", "new_room_code", "normal_code"]
