@@ -42,6 +42,14 @@ CASES = {
     "check_dominated_plans": ([["321"], [321], [(3, 2, 1)], "321", {"321"}], [
         (["321", "123"], "123 is not strictly dominated"), ([], "missed plan 321"), (["132"], "132 is not strictly"),
         (["999"], "not a plan")]),
+    "check_endgame_mix": ([0.2, 1 / 5], [
+        (0.8, "chance of bidding 3"), (0.6, "opponent's"), (0.4, "opponent's"), (0.5, "50-50"),
+        (0.3, "not indifferent"), (1.4, "not a probability"), ("0.2", "should be a probability")]),
+    "check_endgame_value": ([1.4, 7 / 5], [
+        (1, "guarantee with a pure bid"), (2, "hold you to"), (1.5, "not a midpoint"), (0, "favours you"),
+        (3, "not it")]),
+    "check_parity": (["even", " Even"], [("odd", "only 0.02"), ("neither", '"odd" or "even"')]),
+    "check_fictitious_play_bid": ([2, 2.0], [(3, "bidding 2 earns 1.80"), (1, "hold 2 and 3")]),
     "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule")]),
     "check_kingmaker": ([2, 2.0], [(1, "player 1 bids exactly"), (3, "player 3 bids exactly"), (4, "1, 2 or 3")]),
     "check_beats_queen": ([[2, 3, 4, 6], (6, 4, 3, 2), {2, 3, 4, 6}], [

@@ -106,3 +106,12 @@ def test_function_strategies_are_seated_and_explained():
     assert try_against(lambda o: None, ["random"]).status == "wrong"
     table = try_against(lambda o: o.prize, ["random", "one-higher"], games=20)
     assert [r["opponent"] for r in table.rows] == ["random", "one-higher"] and "one-higher" in table.text()
+
+
+@pytest.mark.parametrize("bot", ["match-prize", "one-higher", "greedy-high"])
+def test_best_reply_agrees_with_the_solvers_exploitability(bot):
+    from gopskit.agents import make_agent
+    from gopskit.solvers.exploit import best_response_to_agent
+
+    solver = best_response_to_agent(make_agent(bot), num_cards=5, agent_seat=1)
+    assert pure.best_response(bot, num_cards=5).value == pytest.approx(solver.value)

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import OptionError
 from ..solvers.learning import fictitious_play, nash_conv_trace, regret_matching
-from ..solvers.matrix import LabelledMatrix, goofspiel_turn_matrix, pure_saddle_points
+from ..solvers.matrix import LabelledMatrix, goofspiel_turn_matrix, maximin_minimax, pure_saddle_points
 
 ENDGAME = {"hand": (2, 3), "opp_hand": (1, 3), "prizes": (2, 3), "prize": 3}
 
@@ -77,6 +77,11 @@ def _solution(num_cards: int, objective: str, ties: str):
 
 def first_turn_policy(num_cards: int, ties: str = "discard", objective: str = "points") -> np.ndarray:
     """``P[prize - 1, bid - 1]``: the optimal first bid for each prize (full hands), from the exact solver."""
+    return _first_turn_policy(num_cards, ties, objective).copy()
+
+
+@functools.lru_cache(maxsize=16)
+def _first_turn_policy(num_cards: int, ties: str, objective: str) -> np.ndarray:
     solution = _solution(num_cards, objective, ties)
     cards = tuple(range(1, num_cards + 1))
     rows = []
@@ -84,6 +89,56 @@ def first_turn_policy(num_cards: int, ties: str = "discard", objective: str = "p
         policy = solution.policy(cards, cards, cards, prize=prize)
         rows.append([policy.get(bid, 0.0) for bid in cards])
     return np.array(rows)
+
+
+def first_turn_games(num_cards: int) -> list[dict]:
+    """For each prize of an ``n``-card game's first turn: the turn matrix's saddle point (or None),
+    the pure security levels and the value (points, ties discard)."""
+    cards = tuple(range(1, num_cards + 1))
+    rows = []
+    for prize in cards:
+        game = goofspiel_turn_matrix(cards, cards, cards, prize=prize, solution=_solution(num_cards, "points", "discard"))
+        saddles = pure_saddle_points(game.payoffs)
+        low, high = maximin_minimax(game.payoffs)
+        rows.append({"prize": prize, "saddle": (cards[saddles[0][0]], cards[saddles[0][1]]) if saddles else None,
+                     "maximin": low, "minimax": high})
+    return rows
+
+
+class DuelResult(NamedTuple):
+    """The endgame played again and again: what you bid, what the learner bid, your average result."""
+
+    your_bids: list[int]
+    their_bids: list[int]
+    average: float
+
+
+def duel(your_bids, seed: int = 0) -> DuelResult:
+    """Play :data:`ENDGAME` once per bid in ``your_bids`` against a learner (fictitious play).
+
+    The learner bids the card that does best against the frequencies of
+    your past bids (the first time: at random, with ``seed``). Your result
+    each round is the endgame's payoff: what you win from the two prizes
+    minus what it wins.
+    """
+    game = endgame()
+    rows, cols = list(game.row_labels), list(game.col_labels)
+    bids = [int(b) for b in your_bids]
+    bad = [b for b in bids if b not in rows]
+    if bad:
+        raise OptionError(f"in the endgame you hold {rows[0]} and {rows[1]}; {bad[0]} is not one of them")
+    rng = np.random.default_rng(seed)
+    counts = np.zeros(len(rows))
+    theirs, results = [], []
+    for bid in bids:
+        if counts.sum() == 0:
+            column = int(rng.integers(len(cols)))
+        else:
+            column = int(np.argmin((counts / counts.sum()) @ game.payoffs))  # the column that hurts you most
+        theirs.append(cols[column])
+        results.append(game.payoffs[rows.index(bid), column])
+        counts[rows.index(bid)] += 1
+    return DuelResult(bids, theirs, float(np.mean(results)) if results else 0.0)
 
 
 def parity_split(policy: np.ndarray) -> np.ndarray:
@@ -117,5 +172,5 @@ def learning_curves(payoffs, iterations: int = 1000) -> dict[str, np.ndarray]:
     }
 
 
-__all__ = ["ENDGAME", "HandSolution", "endgame", "first_turn_policy", "learning_curves", "modes", "parity_split",
+__all__ = ["DuelResult", "ENDGAME", "HandSolution", "duel", "endgame", "first_turn_games", "first_turn_policy", "learning_curves", "modes", "parity_split",
            "solve_two_by_two"]

@@ -50,12 +50,14 @@ def lines_against_x(x: Sequence, series: Mapping[str, Sequence], *, title: str, 
     solid lines.
     """
     fig, ax = _figure()
+    faint = 0.5 if series else 1.0  # exact lines behind simulated points are drawn faint
     for k, (label, ys) in enumerate((exact or {}).items()):
-        ax.plot(x, ys, "-", color=PALETTE[k % len(PALETTE)], lw=2.5, alpha=0.5, label=label)
+        ax.plot(x, ys, "-", color=PALETTE[k % len(PALETTE)], lw=2.5, alpha=faint, label=label)
     for k, (label, ys) in enumerate(series.items()):
         err = (errors or {}).get(label)
         ax.errorbar(x, ys, yerr=err, fmt="o", ms=6, capsize=3, color=PALETTE[k % len(PALETTE)], label=label)
-    ax.axhline(0, color="#888", lw=0.8)
+    if not logy:
+        ax.axhline(0, color="#888", lw=0.8)
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     if logx:
         ax.set_xscale("log")

@@ -1,0 +1,108 @@
+"""Lessons 2 and 4 helpers: hand solutions, the endgame, first-turn policies, parity, learning, variants."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from gopskit.course import mixed, variants
+from gopskit.errors import OptionError
+from gopskit.games.divide_and_conquer import CARDS, beats
+from gopskit.solvers.matrix import pure_saddle_points, solve_zero_sum
+
+
+def test_endgame_matrix_worked_by_hand():
+    # hand 2,3 v 1,3; prize 3 now, 2 next. Bid 2 v 1: win 3, then 3 v 3 tie: +3. Bid 2 v 3: lose 3, then 3 v 1: +2 -> -1.
+    # Bid 3 v 1: win 3, then 2 v 3: lose 2 -> +1. Bid 3 v 3: tie, then 2 v 1: win 2 -> +2.
+    game = mixed.endgame()
+    assert game.row_labels == (2, 3) and game.col_labels == (1, 3)
+    assert game.payoffs.tolist() == [[3, -1], [1, 2]]
+    assert mixed.solve_two_by_two(game.payoffs) == (Fraction(1, 5), Fraction(3, 5), Fraction(7, 5))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-9, 9), min_size=4, max_size=4))
+def test_hand_method_agrees_with_the_linear_program(entries):
+    A = np.array(entries, dtype=float).reshape(2, 2)
+    assume(not pure_saddle_points(A))
+    hand = mixed.solve_two_by_two(A)
+    lp = solve_zero_sum(A)
+    assert float(hand.value) == pytest.approx(lp.value, abs=1e-7)
+    assert float(hand.row_mix) == pytest.approx(lp.row_strategy[0], abs=1e-7)
+    assert float(hand.col_mix) == pytest.approx(lp.col_strategy[0], abs=1e-7)
+
+
+def test_hand_method_refuses_games_with_a_saddle_point_or_the_wrong_shape():
+    with pytest.raises(OptionError, match="saddle point"):
+        mixed.solve_two_by_two([[3, 1], [4, 2]])
+    with pytest.raises(OptionError, match="2 x 2"):
+        mixed.solve_two_by_two([[1, 2, 3]])
+
+
+def test_duel_learner_punishes_a_habit():
+    always_three = mixed.duel([3] * 30, seed=0)
+    assert always_three.their_bids[1:] == [1] * 29  # against all 3s, their 1 holds you to 1
+    assert mixed.duel([2] * 30, seed=0).their_bids[1:] == [3] * 29
+    with pytest.raises(OptionError, match="not one of them"):
+        mixed.duel([1, 2])
+
+
+def test_first_turn_policies_are_distributions_and_three_cards_match_the_prize():
+    assert np.array_equal(mixed.first_turn_policy(3), np.eye(3))
+    for n in (4, 6):
+        policy = mixed.first_turn_policy(n)
+        assert np.allclose(policy.sum(axis=1), 1)
+    games = mixed.first_turn_games(4)
+    assert [g["saddle"] is None for g in games] == [False, True, True, False]
+
+
+def test_parity_split_and_modes():
+    policy = np.array([[0.5, 0.0, 0.5], [0.0, 1.0, 0.0]])
+    assert mixed.parity_split(policy).tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    assert [mixed.modes(row) for row in policy] == [2, 1]
+    assert mixed.modes([0.25, 0.25, 0.5]) == 1 and mixed.modes([0.3, 0.3, 0.1, 0.3]) == 2
+
+
+def test_learning_curves_fall():
+    curves = mixed.learning_curves(mixed.endgame().payoffs, iterations=500)
+    for curve in curves.values():
+        assert curve.shape == (500,) and curve[-1] < curve[0] and curve[-1] < 0.1
+
+
+def test_divide_and_conquer_helpers():
+    assert variants.beaten_by(2) == [5, 7, 9]
+    for card in CARDS:
+        assert variants.beaten_by(card), "every card loses to some card"
+    a, b, c = variants.three_cycle()
+    assert beats(a, b) and beats(b, c) and beats(c, a)
+    with pytest.raises(OptionError):
+        variants.beaten_by(11)
+
+
+@pytest.mark.parametrize("deal", [([2, 7, 9, 10, 12], [3, 4, 5, 6, 8]), ([2, 3, 4, 5, 6], [7, 8, 9, 10, 12])])
+def test_swapping_hands_makes_the_deal_fair(deal):
+    halves = variants.swap_fairness(*deal)
+    assert halves.first_half == pytest.approx(-halves.second_half) and halves.total == pytest.approx(0)
+
+
+def test_swap_fairness_checks_the_deal():
+    with pytest.raises(OptionError, match="two hands of five"):
+        variants.swap_fairness([2, 3, 4, 5, 6], [6, 7, 8, 9, 10])
+
+
+def test_raj_taker_cancels_matched_bids():
+    assert variants.raj_taker([12, 7, 7], prize=-3) == 0
+    assert variants.raj_taker([12, 7, 3], prize=-3) == 2
+    assert variants.raj_taker([9, 9, 4], prize=5) == 2
+    assert variants.raj_taker([5, 5], prize=5) is None
+
+
+def test_tie_rule_effect_hand_checked_at_four_cards():
+    effect = variants.tie_rule_effect(4)
+    assert effect["discard"].best_reply_lead == pytest.approx(2.0)  # n(n - 3)/2
+    assert effect["carry"].best_reply_lead > effect["discard"].best_reply_lead
+    assert np.allclose(effect["carry"].first_turn.sum(axis=1), 1)
