@@ -143,11 +143,15 @@ def _check_certificate(sol, hand, opp, prizes, lead, pot):
 
 
 @pytest.mark.parametrize("objective,ties", MODES)
-def test_certificate_at_every_four_card_position(solutions, objective, ties):
+def test_certificate_at_four_card_positions(solutions, objective, ties):
+    """Every position under "points"; 400 sampled ones (of thousands) where leads multiply them."""
     sol = solutions(4, objective, ties)
-    for hand, opp, prizes, lead, pot in _every_position(4, objective, ties):
-        if hand:
-            _check_certificate(sol, hand, opp, prizes, lead, pot)
+    positions = [p for p in _every_position(4, objective, ties) if p[0]]
+    if objective == "win":
+        picks = np.random.default_rng(44).choice(len(positions), size=400, replace=False)
+        positions = [positions[i] for i in picks]
+    for hand, opp, prizes, lead, pot in positions:
+        _check_certificate(sol, hand, opp, prizes, lead, pot)
 
 
 def test_certificate_at_every_five_card_points_position(solutions):
@@ -282,3 +286,11 @@ def test_an_impossible_lead_is_refused_with_the_reason(solutions):
 def test_docstring_examples():
     for module in (exact, __import__("gopskit.solvers._exact_tables", fromlist=["x"])):
         assert doctest.testmod(module).failed == 0
+
+
+def test_progress_bar_counts_every_position(capsys):
+    solve_goofspiel(4, "win", "carry", progress=True)
+    err = capsys.readouterr().err
+    total = err.rsplit("|", 2)[-1].split()[0]  # "done/total" at the last refresh
+    done, of = total.split("/")
+    assert done == of and int(of) > 0
