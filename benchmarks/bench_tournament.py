@@ -12,8 +12,10 @@ the figure measures the tournament machinery: sandboxes, batching, the engine.
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
 import platform
+import resource
 import tempfile
 import time
 
@@ -53,20 +55,33 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=30)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--cards", type=int, default=13)
+    parser.add_argument("--processes", type=int, default=None, help="helper processes (default: one per core, up to 4)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = pathlib.Path(tmp) / "class"
         folder.mkdir()
         write_class(folder, args.entries)
-        tournament = Tournament.from_folder(folder, Goofspiel(num_cards=args.cards), games=args.games, seed=1)
+        tournament = Tournament.from_folder(folder, Goofspiel(num_cards=args.cards), games=args.games, seed=1,
+                                            processes=args.processes, exploitability=False)
+        load_before, cpu_before = os.getloadavg()[0], _cpu_seconds()
         start = time.perf_counter()
         results = tournament.run(out=pathlib.Path(tmp) / "out", progress=False)
         elapsed = time.perf_counter() - start
+        cpu = _cpu_seconds() - cpu_before
     games = len(results.games)
     forfeits = sum(bool(g["forfeits"]) for g in results.games)
     print(f"{args.entries} student entries, {args.games} games per seating, {args.cards} cards: "
-          f"{games} games ({forfeits} forfeited) in {elapsed:.1f} s "
-          f"({games / elapsed:.0f} games/s; {platform.python_version()}, {platform.machine()})")
+          f"{games} games ({forfeits} forfeited) in {elapsed:.1f} s wall "
+          f"({games / elapsed:.0f} games/s), {cpu:.1f} s CPU over all processes; "
+          f"{tournament.processes} helper process(es), {os.cpu_count()} cores, "
+          f"load average {load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
+          f"Python {platform.python_version()}, {platform.machine()}")
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and every finished child (helpers, sandboxes)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gopskit.arena import play_game
-from gopskit.arena import tournament as tournament_module
+from gopskit.arena import runner as runner_module
 from gopskit.arena.entries import bot_entry, entries_from_folder, student_entry
 from gopskit.arena.results import ResultSet
 from gopskit.arena.sandbox import Limits
@@ -161,7 +161,7 @@ def test_bot_records_keep_every_record_and_they_replay():
 @pytest.fixture(scope="module")
 def hostile_run():
     entries = entries_from_folder(STUDENTS) + [bot_entry("random")]
-    t = Tournament(Goofspiel(num_cards=5), entries, games=2, seed=7, limits=FAST, exploitability=False)
+    t = Tournament(Goofspiel(num_cards=5), entries, games=2, seed=7, limits=FAST, exploitability=False, processes=1)
     return t.run(progress=False)
 
 
@@ -209,20 +209,20 @@ def test_printed_output_is_kept_per_entry_and_capped(hostile_run):
 
 
 # ------------------------------------------------- reproducible, resume ---
-def test_a_class_tournament_repeats_from_its_seed():
-    def run(seed):
+def test_a_class_tournament_repeats_from_its_seed_with_any_number_of_processes():
+    def run(seed, processes):
         return Tournament(Goofspiel(num_cards=4), good_entries(), games=3, seed=seed, limits=FAST,
-                          exploitability=False).run(progress=False)
+                          exploitability=False, concurrent_tables=1, processes=processes).run(progress=False)
 
-    first = run(5)
-    assert strip(first) == strip(run(5))
-    assert strip(first)["games"] != strip(run(6))["games"]
+    first = run(5, 1)
+    assert strip(first) == strip(run(5, 1)) == strip(run(5, 2))
+    assert strip(first)["games"] != strip(run(6, 1))["games"]
 
 
 def test_an_interrupted_run_resumes_without_replaying_finished_tables(tmp_path, monkeypatch):
     def tournament():
         return Tournament(Goofspiel(num_cards=4), good_entries() + [bot_entry("adaptive")], games=2, seed=3,
-                          limits=FAST, concurrent_tables=2, exploitability=False)
+                          limits=FAST, concurrent_tables=2, exploitability=False, processes=1)
 
     def stop_after_three(done, total):
         if done == 3:
@@ -236,13 +236,13 @@ def test_an_interrupted_run_resumes_without_replaying_finished_tables(tmp_path, 
     assert len(partial.games) == 3 * 2 * 2
 
     played = []
-    real = tournament_module.play_tables
+    real = runner_module.play_tables
 
     def spy(rules, jobs, workers, prefix=""):
         played.append(len(jobs))
         return real(rules, jobs, workers, prefix)
 
-    monkeypatch.setattr(tournament_module, "play_tables", spy)
+    monkeypatch.setattr(runner_module, "play_tables", spy)
     resumed = tournament().run(out=tmp_path, resume=True, progress=False)
     assert sum(played) == (10 - 3) * 2  # 10 tables of 2 seatings; 3 were saved
     fresh = tournament().run(out=tmp_path / "fresh", progress=False)

@@ -198,15 +198,25 @@ class SandboxWorker:
         self.send(items)
         return self.collect()
 
-    def send(self, items) -> None:
-        """Send a batch of move requests without waiting (see :meth:`collect`)."""
+    def send(self, items, plain=None) -> None:
+        """Send a batch of move requests without waiting (see :meth:`collect`).
+
+        Observations must be ``marshal`` data (dicts, lists, tuples, numbers,
+        text, ``None``); when they are not, ``plain(items)`` converts them.
+        """
         self._waiting = [key for key, _, _ in items]
         if not items or self.withdrawn or not self.start():
             return
         left = (self.limits.max_timeouts - self.timeouts) if self.limits.max_timeouts is not None else 1 << 30
-        message = {"op": "play", "timeouts_left": left, "items": [list(item) for item in items]}
+        message = {"op": "play", "timeouts_left": left, "items": items}
         try:
-            self._write(_frame(message), time.monotonic() + self.limits.time_limit + _GRACE_SECONDS)
+            frame = _frame(message)
+        except ValueError:
+            if plain is None:
+                raise
+            frame = _frame({**message, "items": plain(items)})
+        try:
+            self._write(frame, time.monotonic() + self.limits.time_limit + _GRACE_SECONDS)
         except (OSError, TimeoutError):
             self._stop()
 

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..agents import make_agent
+from ..errors import IllegalMoveError
 from ..games.base import MatchState
 from .sandbox import Reply
 
@@ -108,24 +109,27 @@ def _gather_moves(live, workers) -> dict:
     collected.
     """
     requests: dict[str, list] = {}
+    bot_turns = []
     for game in live:
         for seat in game.state.to_move():
             if seat in game.student_seeds:
                 requests.setdefault(game.entries[seat].name, []).append((game, seat))
+            else:
+                bot_turns.append((game, seat))
     for name, asked in requests.items():
         items = [(f"{game.key}/{seat}", game.student_seeds[seat], _wire_data(game, seat)) for game, seat in asked]
         if name in workers:
-            workers[name].send(items)
-    replies = {}
-    for game in live:
-        for seat, agent in game.bots.items():
-            if seat in game.state.to_move():
-                replies[game.key, seat] = _bot_move(agent, game.state.observation(seat))
+            workers[name].send(items, plain=_plain_items)
+    replies = {(game.key, seat): _bot_move(game.bots[seat], game.state.observation(seat)) for game, seat in bot_turns}
     for name, asked in requests.items():
         answers = workers[name].collect() if name in workers else {}
         for game, seat in asked:
             replies[game.key, seat] = answers.get(f"{game.key}/{seat}", Reply(error="load", detail="no sandbox"))
     return replies
+
+
+def _plain_items(items) -> list:
+    return [(key, seed, _wire(data)) for key, seed, data in items]
 
 
 def _bot_move(agent, observation) -> Reply:
@@ -136,21 +140,25 @@ def _bot_move(agent, observation) -> Reply:
 
 
 def _advance(game: _Game, replies) -> None:
-    state, joint = game.state, {}
-    for seat in state.to_move():
-        reply = replies[game.key, seat]
+    """Apply the joint move, or record the forfeits (the engine refuses illegal moves untouched)."""
+    state = game.state
+    movers = state.to_move()
+    joint = {seat: replies[game.key, seat] for seat in movers}
+    if all(reply.ok for reply in joint.values()):
+        try:
+            state.apply({seat: reply.move for seat, reply in joint.items()})
+        except IllegalMoveError:
+            pass  # someone's move is not legal: the judge below says whose and why
+        else:
+            game.over = state.is_terminal()
+            return
+    for seat, reply in joint.items():
         if reply.ok:
             reply = judge_move(reply.move, state.legal_moves(seat))
         if not reply.ok:
             game.forfeits.append({"seat": seat, "entry": game.entries[seat].name, "reason": reply.error,
                                   "detail": reply.detail, "turn": _turn(state)})
-        else:
-            joint[seat] = reply.move
-    if game.forfeits:
-        game.over = True
-        return
-    state.apply(joint)
-    game.over = state.is_terminal()
+    game.over = True
 
 
 def judge_move(move, legal: Sequence) -> Reply:
@@ -276,28 +284,27 @@ def _plain(value):
 def _wire_data(game: _Game, seat: int) -> dict:
     """The observation of ``seat`` as sent to a sandbox (``marshal`` data).
 
-    Like :func:`observation_data`, except that tuples of plain values stay
-    tuples (marshal sends them as they are; the worker shows every list as a
-    tuple anyway), and past turns are converted once: they never change and
+    The observation's fields go as they are (marshal sends tuples, numbers,
+    text and ``None``; the worker shows every list as a tuple anyway), except
+    the past turns, which are converted to dicts once: they never change and
     the engine hands out the same turn objects, so the converted history is
-    kept per seat and extended (converted afresh if it ever differs).
+    kept per seat and extended (converted afresh if it ever differs). A field
+    marshal cannot send (a numpy number, a nested dataclass) makes the whole
+    batch go through :func:`_wire` instead (see ``SandboxWorker.send``).
     """
     observation = game.state.observation(seat)
-    data = {}
-    for name in _field_names(type(observation)):
-        value = getattr(observation, name)
-        kind = type(value)
-        if kind in _SCALARS or (kind is tuple and set(map(type, value)) <= _SCALARS):
-            data[name] = value
-        elif name == "history" and kind is tuple:
-            turns, converted = game.history.get(seat, ((), []))
-            if value[: len(turns)] != turns:
-                turns, converted = (), []
-            converted = converted + [_wire(turn) for turn in value[len(turns):]]
-            game.history[seat] = (value, converted)
-            data[name] = converted
-        else:
-            data[name] = _wire(value)
+    try:
+        data = dict(observation.__dict__)
+    except AttributeError:  # a dataclass with __slots__
+        data = {name: getattr(observation, name) for name in _field_names(type(observation))}
+    value = data.get("history")
+    if type(value) is tuple:
+        turns, converted = game.history.get(seat, ((), []))
+        if value[: len(turns)] != turns:
+            turns, converted = (), []
+        converted = converted + [_wire(turn) for turn in value[len(turns):]]
+        game.history[seat] = (value, converted)
+        data["history"] = converted
     return data
 
 

@@ -47,10 +47,11 @@ from ..agents import make_agent
 from ..errors import OptionError
 from .entries import Entry, bot_entry, check_entry, entries_from_folder, student_entry, unique_names
 from .results import ResultSet
-from .sandbox import Limits, SandboxWorker
-from .tables import play_games, play_tables
+from .runner import Share, play_shares
+from .sandbox import Limits
 
 SEATINGS = ("rotations", "permutations")
+MAX_PROCESSES = 4
 FORMAT_VERSION = 1
 
 
@@ -74,7 +75,7 @@ class Tournament:
 
     def __init__(self, rules, entries: Sequence, games: int = 100, seed: int = 0, limits: Limits | None = None,
                  seatings: str = "rotations", bot_records: bool = False, concurrent_tables: int = 4,
-                 exploitability: bool = True):
+                 exploitability: bool = True, processes: int | None = None):
         self.rules = rules
         self.entries = unique_names([_as_entry(e) for e in entries])
         self.games, self.seed = _check_count("games", games, 1), _check_count("seed", seed, 0)
@@ -84,6 +85,8 @@ class Tournament:
         self.seatings, self.bot_records = seatings, bool(bot_records)
         self.exploitability = bool(exploitability)
         self.concurrent_tables = _check_count("concurrent_tables", concurrent_tables, 1)
+        default = min(os.cpu_count() or 1, MAX_PROCESSES)
+        self.processes = _check_count("processes", default if processes is None else processes, 1)
         if len(self.entries) < rules.num_players:
             raise OptionError(f"{rules.name} with these options seats {rules.num_players} players; "
                               f"a tournament needs at least that many entries, got {len(self.entries)}")
@@ -143,24 +146,21 @@ class Tournament:
         store = _Store(out, self.manifest(), resume) if out is not None else None
         finished = store.finished() if store else {}
         todo = [t for t in self.tables() if t.key not in finished]
-        workers = {e.name: SandboxWorker(e.path, self.limits) for e in self.entries if e.kind == "student"}
-        try:
-            checks = self._check_with(workers)
-            _count_timeouts(workers, finished.values())
-            total = len(todo) + len(finished)
-            printed = dict.fromkeys(workers, 0)
-            with tqdm(total=total, initial=len(finished), disable=not progress, desc="tables", unit="table") as bar:
-                for chunk in _chunks(todo, self.concurrent_tables):
-                    for table, games in zip(chunk, self._play_chunk(chunk, workers)):
-                        finished[table.key] = self._table_data(table, games, workers, printed)
-                        if store:
-                            store.save_table(table.key, finished[table.key])
-                        bar.update(1)
-                        if on_table:
-                            on_table(len(finished), total)
-        finally:
-            for worker in workers.values():
-                worker.close()
+        checks: dict = {}
+        total = len(todo) + len(finished)
+        with tqdm(total=total, initial=len(finished), disable=not progress, desc="tables", unit="table") as bar:
+            def emit(kind, key, payload):
+                if kind == "check":
+                    checks[key] = payload
+                    return
+                finished[key] = payload
+                if store:
+                    store.save_table(key, payload)
+                bar.update(1)
+                if on_table:
+                    on_table(len(finished), total)
+
+            play_shares(self._shares(todo, _timeouts(finished.values())), emit)
         results = self._results(finished, checks)
         if self.exploitability:
             from .exploitability import entry_exploitability
@@ -171,78 +171,13 @@ class Tournament:
             results.save(store.folder)
         return results
 
-    def _check_with(self, workers) -> dict:
-        """The submission check, on the tournament's own sandboxes (no extra processes)."""
-        checks = {}
-        for entry in self.entries:
-            if entry.kind != "student":
-                continue
-            worker = workers[entry.name]
-            if not worker.start():
-                checks[entry.name] = {"ok": False, "message": worker.load_error}
-                continue
-            seats = [entry] + [bot_entry("random")] * (self.rules.num_players - 1)
-            game = play_games(self.rules, seats, [self.seed], {entry.name: worker}, prefix="check-")[0]
-            worker.reset_games()
-            worker.timeouts = 0
-            forfeit = game["forfeits"][0] if game["forfeits"] else None
-            checks[entry.name] = {"ok": forfeit is None, "message": _check_message(forfeit)}
-        return checks
-
-    def _play_chunk(self, chunk: Sequence[Table], workers) -> list[list[dict]]:
-        """Play a few tables at once; bots-only tables may take the batch path."""
-        results: dict[str, list[dict]] = {}
-        sandboxed = []
-        for table in chunk:
-            if self._batch_path(table):
-                results[table.key] = self._play_batch(table)
-            else:
-                sandboxed.append(table)
-        by_name = {e.name: e for e in self.entries}
-        jobs = [([by_name[n] for n in seating], table.seeds) for table in sandboxed for seating in table.seatings]
-        played = play_tables(self.rules, jobs, workers, prefix="t")
-        for worker in workers.values():
-            worker.reset_games()
-        position = 0
-        for table in sandboxed:
-            games = played[position: position + len(table.seatings)]
-            results[table.key] = [g for seating_games in games for g in seating_games]
-            position += len(table.seatings)
-        return [results[t.key] for t in chunk]
-
-    def _batch_path(self, table: Table) -> bool:
-        from .batch import can_vectorise
-
-        if self.bot_records:
-            return False
-        kinds = {e.name: e for e in self.entries}
-        if any(kinds[n].kind != "bot" for n in table.names):
-            return False
-        return can_vectorise(self.rules, [make_agent(kinds[n].bot) for n in table.names])
-
-    def _play_batch(self, table: Table) -> list[dict]:
-        from .batch import play_many
-
-        bots = {e.name: e.bot for e in self.entries}
-        games = []
-        for seating in table.seatings:
-            points = play_many(self.rules, [bots[n] for n in seating], self.games, seed=table.seeds[0])
-            for row in points:
-                best = row.max()
-                games.append({"seats": list(seating), "seed": None, "points": [_number(p) for p in row],
-                              "winners": [int(p) for p in np.flatnonzero(row == best)],
-                              "forfeits": [], "record": None})
-        return games
-
-    def _table_data(self, table: Table, games: list[dict], workers, printed: dict) -> dict:
-        """A finished table as saved; ``output`` holds what its entries printed (new text only)."""
-        output = {}
-        for name in table.names:
-            if name in workers and len(workers[name].output) > printed[name]:
-                output[name] = workers[name].output[printed[name]:]
-                printed[name] = len(workers[name].output)
-        return {"key": table.key, "names": list(table.names), "seatings": [list(s) for s in table.seatings],
-                "games": games, "output": output}
+    def _shares(self, todo: list[Table], timeouts: dict) -> list[Share]:
+        """Deal the tables (a few at a time) and the checks round the helper processes."""
+        students = [e.name for e in self.entries if e.kind == "student"]
+        chunks = [todo[i: i + self.concurrent_tables] for i in range(0, len(todo), self.concurrent_tables)]
+        count = max(1, min(self.processes, len(chunks)))
+        return [Share(self, [t for chunk in chunks[k::count] for t in chunk], students[k::count], timeouts)
+                for k in range(count)]
 
     def _results(self, finished: dict, checks: dict) -> ResultSet:
         games, output = [], {}
@@ -277,33 +212,6 @@ def _check_count(name, value, low) -> int:
     return int(value)
 
 
-def _check_message(forfeit) -> str:
-    from .entries import explain_forfeit
-
-    if forfeit is None:
-        return "played a whole game against the random bot"
-    return explain_forfeit(forfeit)
-
-
-def _count_timeouts(workers, finished_tables) -> None:
-    """A resumed run remembers each entry's timeouts (towards withdrawal)."""
-    for data in finished_tables:
-        for game in data["games"]:
-            for forfeit in game["forfeits"]:
-                if forfeit["reason"] == "timeout" and forfeit["entry"] in workers:
-                    workers[forfeit["entry"]].timeouts += 1
-
-
-def _chunks(items, size):
-    for start in range(0, len(items), size):
-        yield items[start: start + size]
-
-
-def _number(value):
-    value = float(value)
-    return int(value) if value.is_integer() else value
-
-
 # ------------------------------------------------------------ the store ---
 class _Store:
     """The results folder: a manifest, then one file per finished table."""
@@ -334,6 +242,17 @@ class _Store:
 
     def save_table(self, key: str, data: dict) -> None:
         write_atomic(self.tables / f"{key}.json", data)
+
+
+def _timeouts(finished_tables) -> dict:
+    """Each entry's timed-out games in tables already played (a resumed run remembers them)."""
+    counts: dict = {}
+    for data in finished_tables:
+        for game in data["games"]:
+            for forfeit in game["forfeits"]:
+                if forfeit["reason"] == "timeout":
+                    counts[forfeit["entry"]] = counts.get(forfeit["entry"], 0) + 1
+    return counts
 
 
 def _check_same(saved: dict, manifest: dict) -> None:
