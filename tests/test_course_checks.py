@@ -50,6 +50,15 @@ CASES = {
         (3, "not it")]),
     "check_parity": (["even", " Even"], [("odd", "only 0.02"), ("neither", '"odd" or "even"')]),
     "check_fictitious_play_bid": ([2, 2.0], [(3, "bidding 2 earns 1.80"), (1, "hold 2 and 3")]),
+    "check_possible_bids": ([[1, 2], (2, 1), {1, 2}], [
+        ([1, 2, 3], "is a tie"), ([1, 2, 4], "a 4 beats your 3"), ([1], "missed 2"), ([5], "not a card"),
+        (2, "should be a list")]),
+    "check_blind_information_sets": ([1, 1.0], [(4, "could see the prize"), (24, "counts positions"),
+                                                (2, "not it"), ("one", "whole number")]),
+    "check_beats_honest": ([_beat], [(_copy, "draw"), (_stub, "returned None"), (_crash, "raised AttributeError"),
+                                     (lambda o: min(o.legal_moves), "you lose")]),
+    "check_bluff_reading": ([0.23, 0.225], [(0.77, "exactly 1"), (0.2, "bidding 2 only"), (0.5, "not it"),
+                                            (2, "between 0 and 1")]),
     "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule")]),
     "check_kingmaker": ([2, 2.0], [(1, "player 1 bids exactly"), (3, "player 3 bids exactly"), (4, "1, 2 or 3")]),
     "check_beats_queen": ([[2, 3, 4, 6], (6, 4, 3, 2), {2, 3, 4, 6}], [

@@ -106,3 +106,28 @@ def test_tie_rule_effect_hand_checked_at_four_cards():
     assert effect["discard"].best_reply_lead == pytest.approx(2.0)  # n(n - 3)/2
     assert effect["carry"].best_reply_lead > effect["discard"].best_reply_lead
     assert np.allclose(effect["carry"].first_turn.sum(axis=1), 1)
+
+
+def test_hidden_information_helpers():
+    from gopskit.course import hidden
+
+    assert hidden.possible_bids(4, my_bid=1, told="lost") == [2, 3, 4]
+    assert hidden.possible_bids(4, my_bid=2, told="tie") == [2]
+    grid = hidden.outcome_grid(4)
+    assert (grid == "tie").sum() == 4 and (grid == "won").sum() == (grid == "lost").sum() == 6
+    assert hidden.first_turn_information_sets("blind") == 1
+    assert hidden.first_turn_information_sets("hidden bids") == 4
+    with pytest.raises(OptionError, match="unknown variant"):
+        hidden.rules_for("invisible")
+    with pytest.raises(OptionError, match="an outcome"):
+        hidden.possible_bids(4, 1, "draw")
+
+
+def test_hidden_bids_equilibrium_bluffs_and_beats_honesty():
+    from gopskit.course import hidden
+
+    solution = hidden.solve("hidden bids", num_cards=3, iterations=100)
+    assert hidden.exploitability(solution) < 0.05
+    bluffs = hidden.bluffing(hidden.solve("hidden bids"))
+    assert 0.1 < bluffs.high_on_low < 0.6 and 0 < bluffs.low_on_high < 0.6
+    assert hidden.exploitability(hidden.solve("hidden bids")) < 0.01

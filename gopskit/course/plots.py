@@ -143,4 +143,49 @@ def bars(labels: Sequence, groups: Mapping[str, Sequence], *, title: str, ylabel
     return fig
 
 
-__all__ = ["PALETTE", "bars", "heatmap_grid", "lines_against_x", "payoff_heatmap", "probability_heatmap"]
+@_styled
+def information_sets(grid, *, title: str = "What you are told after the first turn"):
+    """Two panels over (my bid, their bid): with bids shown every cell is its own information set; with
+    hidden bids, cells of one row with the same outcome are one set (a dashed box around them)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    grid = np.asarray(grid)
+    n = grid.shape[0]
+    colours = {"won": PALETTE[2], "tie": "#BBBBBB", "lost": PALETTE[1]}
+    fig, axes = _figure(4.0 * 2 + 0.5, 4.0, cols=2)
+    for ax, hidden in zip(axes, (False, True)):
+        for (i, j), word in np.ndenumerate(grid):
+            ax.add_patch(_cell(j, i, colours[word]))
+            ax.text(j, i, word if hidden else f"{j + 1}", ha="center", va="center", fontsize=10)
+        for i in range(n):
+            runs = _runs(grid[i]) if hidden else [(j, j) for j in range(n)]
+            for start, end in runs:
+                ax.add_patch(FancyBboxPatch((start - 0.42, i - 0.38), end - start + 0.84, 0.76,
+                                            boxstyle="round,pad=0.02", fill=False, ls="--", lw=1.8, ec="black"))
+        ax.set_xlim(-0.6, n - 0.4)
+        ax.set_ylim(n - 0.4, -0.6)
+        ax.set_xticks(range(n), [str(c) for c in range(1, n + 1)])
+        ax.set_yticks(range(n), [str(c) for c in range(1, n + 1)])
+        ax.set(xlabel="their bid", ylabel="my bid",
+               title="hidden bids: you are told who won" if hidden else "bids shown: you see their card")
+    fig.suptitle(title)
+    return fig
+
+
+def _cell(x, y, colour):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x - 0.5, y - 0.5), 1, 1, color=colour, alpha=0.35)
+
+
+def _runs(row) -> list[tuple[int, int]]:
+    """Maximal runs of equal words in a row: ``[(start, end), ...]``."""
+    runs, start = [], 0
+    for j in range(1, len(row) + 1):
+        if j == len(row) or row[j] != row[start]:
+            runs.append((start, j - 1))
+            start = j
+    return runs
+
+
+__all__ = ["PALETTE", "bars", "heatmap_grid", "information_sets", "lines_against_x", "payoff_heatmap", "probability_heatmap"]

@@ -65,16 +65,20 @@ def as_agent(strategy, name: str | None = None) -> Agent:
     return FunctionAgent(strategy, name)
 
 
-def strategy_problem(strategy, num_cards: int = 5, seed: int = 0, opponent="random") -> str | None:
-    """Play one game with ``strategy`` in seat 1; return what went wrong, or None if it played cleanly."""
+def strategy_problem(strategy, num_cards: int = 5, seed: int = 0, opponent="random", **options) -> str | None:
+    """Play one game with ``strategy`` in seat 1; return what went wrong, or None if it played cleanly.
+
+    ``options`` are further Goofspiel options (``hidden_bids=True``, ...).
+    """
     try:
-        play_many(Goofspiel(num_cards=num_cards), [as_agent(strategy), opponent], games=1, seed=seed, method="loop")
+        rules = Goofspiel(num_cards=num_cards, **options)
+        play_many(rules, [as_agent(strategy), opponent], games=1, seed=seed, method="loop")
     except AgentError as exc:
         return str(exc)
     return None
 
 
-def try_against(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int = 0, ties: str = "discard"):
+def try_against(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int = 0, **options):
     """Like :func:`trial`, but safe for a notebook: a blank or broken strategy gives a sentence, not an error."""
     from .feedback import Feedback, is_blank
 
@@ -82,10 +86,10 @@ def try_against(strategy, opponents, num_cards: int = 5, games: int = 200, seed:
         return Feedback("Trial", "blank", "write your strategy function first, then run this cell again")
     if not callable(strategy):
         return Feedback("Trial", "wrong", f"a strategy is a function of an observation, not {strategy!r}")
-    problem = strategy_problem(strategy, num_cards=num_cards, seed=seed)
+    problem = strategy_problem(strategy, num_cards=num_cards, seed=seed, **options)
     if problem:
         return Feedback("Trial", "wrong", problem, "return one of the cards in observation.legal_moves")
-    return trial(strategy, opponents, num_cards=num_cards, games=games, seed=seed, ties=ties)
+    return trial(strategy, opponents, num_cards=num_cards, games=games, seed=seed, **options)
 
 
 @dataclasses.dataclass
@@ -113,13 +117,15 @@ class TrialTable:
         return f"<b>{escape(self.title)}</b><table><tr>{head}</tr>{body}</table>"
 
 
-def trial(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int = 0, ties: str = "discard") -> TrialTable:
+def trial(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int = 0, **options) -> TrialTable:
     """Play ``strategy`` (seat 1) against each opponent ``games`` times; return the averages.
 
-    Raises :class:`~gopskit.errors.AgentError` with a readable message if the
-    strategy misbehaves (use :func:`strategy_problem` first to get it as text).
+    ``options`` are further Goofspiel options (``ties="carry"``,
+    ``hidden_bids=True``, ...). Raises :class:`~gopskit.errors.AgentError`
+    with a readable message if the strategy misbehaves (use
+    :func:`strategy_problem` first to get it as text).
     """
-    rules = Goofspiel(num_cards=num_cards, ties=ties)
+    rules = Goofspiel(num_cards=num_cards, **options)
     rows = []
     for opponent in opponents:
         points = play_many(rules, [as_agent(strategy), opponent], games=games, seed=seed)
@@ -129,7 +135,8 @@ def trial(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int =
                      "their points": float(points[:, 1].mean()), "mean difference": float(diff.mean()),
                      "won": float((diff > 0).mean()), "lost": float((diff < 0).mean())})
     name = getattr(strategy, "__name__", strategy if isinstance(strategy, str) else "your strategy")
-    return TrialTable(f"{name}: {games} games of {num_cards}-card Gops against each bot", rows)
+    variant = "".join(f", {k.replace('_', ' ')}" + ("" if v is True else f" {v}") for k, v in options.items())
+    return TrialTable(f"{name}: {games} games of {num_cards}-card Gops{variant} against each bot", rows)
 
 
 __all__ = ["FunctionAgent", "TrialTable", "as_agent", "strategy_problem", "trial", "try_against"]
