@@ -31,6 +31,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--no-first-run"]
 BARE = "zz_bare_slider.ipynb"
 FIRST_WIDGET = ".jp-OutputArea-output .widget-slider:visible, .gopskit-status .gopskit-status-text, .gopskit-landing"
+# the landing page has no widget: the first thing on screen is its grid of apps
 
 
 def bare_notebook(folder: Path) -> None:
@@ -102,6 +103,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--modes", default="off,on", help="preheated kernels: off, on, or off,on")
+    parser.add_argument("--apps", default="", help="comma-separated notebooks to measure (default: all)")
     parser.add_argument("--settle", type=float, default=40.0, help="seconds to let a preheated pool fill")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,6 +111,8 @@ def main() -> None:
         shutil.copytree(notebooks_dir(), folder)
         bare_notebook(folder)
         apps = [BARE] + sorted(p.name for p in folder.glob("*.ipynb") if p.name != BARE)
+        if args.apps:
+            apps = [BARE] + [a for a in args.apps.split(",") if a != BARE]
         table = {mode: measure(mode, folder, apps, args.repeat, args.settle if mode == "on" else 2.0)
                  for mode in args.modes.split(",")}
     modes = list(table)

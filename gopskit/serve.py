@@ -67,6 +67,9 @@ def voila_argv(folder: Path, port: int = DEFAULT_PORT, open_browser: bool = True
         f"--Voila.open_browser={open_browser}",
         "--Voila.port_retries=0",
         "--theme=light",
+        # on a busy machine a kernel can be slow to send its outputs: wait, never drop a board
+        "--VoilaExecutor.iopub_timeout=60",
+        "--VoilaExecutor.startup_timeout=120",
     ]
     if preheat:
         argv += ["--preheat_kernel=True", "--pool_size=1", "--VoilaKernelManager.fill_delay=0"]

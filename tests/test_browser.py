@@ -62,10 +62,17 @@ def page(browser):
     page.close()
 
 
-def open_app(page, url: str, notebook: str) -> None:
-    """Open one app and wait until its first widget is on screen."""
+def open_app(page, url: str, notebook: str, shots: Path | None = None) -> None:
+    """Open one app and wait until its first widget is on screen (a screenshot is kept if it never comes)."""
     page.goto(f"{url}/voila/render/{notebook}", timeout=APP_TIMEOUT_MS)
-    page.locator(".jp-OutputArea-output .jupyter-widgets:visible, .voila-error").first.wait_for(timeout=APP_TIMEOUT_MS)
+    first = ".jp-OutputArea-output .jupyter-widgets:visible, .gopskit-landing, .voila-error"
+    try:
+        page.locator(first).first.wait_for(timeout=APP_TIMEOUT_MS)
+    except Exception:
+        if shots is not None:
+            page.screenshot(path=str(shots / f"{notebook}-timeout.png"), full_page=True)
+            (shots / f"{notebook}-timeout.html").write_text(page.content(), encoding="utf-8")
+        raise
 
 
 def status_text(page) -> str:
@@ -78,11 +85,11 @@ def _apps() -> list[str]:
 
 @pytest.mark.parametrize("notebook", _apps())
 def test_every_app_opens_without_error(server, page, notebook, tmp_path):
-    open_app(page, server, notebook)
+    open_app(page, server, notebook, tmp_path)
     page.wait_for_timeout(300)
     page.screenshot(path=str(tmp_path / f"{notebook}.png"), full_page=True)
     assert page.locator(".voila-error").count() == 0, f"{notebook} shows a Voila error; see {tmp_path}"
-    assert page.locator(".jp-InputArea").count() == 0, "sources must be stripped"
+    assert page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor").count() == 0, "sources must be stripped"
 
 
 def test_landing_page_links_every_app(server, page):

@@ -75,3 +75,11 @@ def test_the_bare_address_redirects_to_the_index():
         with urllib.request.urlopen(url + "/voila/api/contents", timeout=10) as answer:
             listing = json.load(answer)
     assert any(item["name"] == "goofspiel.ipynb" for item in listing["content"])
+
+
+def test_the_stored_index_matches_the_list_of_apps():
+    from gopskit.widgets.apps import index_notebook
+
+    stored = nbformat.read(NOTEBOOKS / "index.ipynb", as_version=4)
+    assert stored.cells[0].source == index_notebook().cells[0].source, \
+        "index.ipynb is out of date: run gopskit.widgets.apps.write_index('notebooks/index.ipynb')"

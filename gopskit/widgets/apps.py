@@ -26,7 +26,7 @@ class App:
     notebook: str
     title: str
     line: str
-    thumbnail: tuple = ()  # (rank, suit) pairs drawn on its card; empty: a chart icon
+    thumbnail: tuple | str = ()  # (rank, suit) pairs drawn on its card, or an icon: matrix, heatmap, curve, bars
 
 
 APPS = (
@@ -36,22 +36,57 @@ APPS = (
     App("gooseberry_fool.ipynb", "Gooseberry Fool", "A three-player trick game where the odd card out wins.", (("9", "H"), ("9", "S"), ("8", "D"))),
     App("divide_and_conquer.ipynb", "Divide and Conquer", "Open hands: a low card beats a high one it divides.", (("2", "S"), ("Q", "H"), ("5", "C"))),
     App("raj.ipynb", "Raj", "Hol's der Geier: bid 1-15 for plus and minus prizes.", (("+10", ""), ("15", ""), ("-5", ""))),
-    App("matrix_explorer.ipynb", "Payoff-matrix explorer", "Watch dominated strategies fall away; find the equilibrium.", ()),
-    App("strategy_explorer.ipynb", "Goofspiel strategy explorer", "The optimal bid for any position of a solved deck, as a heat map.", ()),
-    App("learning_explorer.ipynb", "Learning explorer", "Fictitious play, regret matching and CFR converging, step by step.", ()),
-    App("tournament.ipynb", "Tournament runner", "Every bot against every other: tables and charts.", ()),
+    App("matrix_explorer.ipynb", "Payoff-matrix explorer", "Watch dominated strategies fall away; find the equilibrium.", "matrix"),
+    App("strategy_explorer.ipynb", "Goofspiel strategy explorer", "The optimal bid for any position of a solved deck, as a heat map.", "heatmap"),
+    App("learning_explorer.ipynb", "Learning explorer", "Fictitious play, regret matching and CFR converging, step by step.", "curve"),
+    App("tournament.ipynb", "Tournament runner", "Every bot against every other: tables and charts.", "bars"),
 )
 
 
+_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+
+
 def _thumbnail(app: App) -> str:
-    if app.thumbnail:
+    if not isinstance(app.thumbnail, str):
         cards = "".join(render_card(rank, suit, size="small") for rank, suit in app.thumbnail)
         return f'<div class="gopskit-thumb">{cards}</div>'
+    return f'<svg viewBox="0 0 180 110" aria-hidden="true">{_ICONS[app.thumbnail]()}</svg>'
+
+
+def _matrix_icon() -> str:
+    cells = "".join(
+        f'<rect x="{45 + 30 * j}" y="{8 + 30 * i}" width="28" height="28" fill="{"#dddddd" if i == 2 or j == 2 else "#ffffff"}" '
+        f'stroke="#444"/><text x="{59 + 30 * j}" y="{28 + 30 * i}" font-size="14" text-anchor="middle">{v}</text>'
+        for i, row in enumerate(((4, 1, 3), (2, 3, 4), (1, 0, 2))) for j, v in enumerate(row)
+    )
+    return cells + '<line x1="40" y1="82" x2="140" y2="82" stroke="#D55E00" stroke-width="3"/>'
+
+
+def _heatmap_icon() -> str:
+    shades = ("#00204d", "#414d6b", "#7c7b78", "#bcaf6f", "#fde737")
+    return "".join(
+        f'<rect x="{40 + 20 * j}" y="{5 + 20 * i}" width="20" height="20" fill="{shades[(i * 2 + j * 3) % 5]}"/>'
+        for i in range(5) for j in range(5)
+    )
+
+
+def _curve_icon() -> str:
+    points = " ".join(f"{10 + 8 * k},{100 - 85 / (1 + 0.6 * k)}" for k in range(21))
+    fall = " ".join(f"{10 + 8 * k},{15 + 80 * (1 - 1 / (1 + 0.4 * k))}" for k in range(21))
+    return (f'<polyline points="{points}" fill="none" stroke="{_COLOURS[0]}" stroke-width="3"/>'
+            f'<polyline points="{fall}" fill="none" stroke="{_COLOURS[1]}" stroke-width="3" stroke-dasharray="6 3"/>'
+            '<line x1="6" y1="100" x2="174" y2="100" stroke="#444"/>')
+
+
+def _bars_icon() -> str:
     bars = "".join(
         f'<rect x="{12 + 26 * i}" y="{100 - h}" width="18" height="{h}" fill="{c}"/>'
-        for i, (h, c) in enumerate(zip((40, 70, 55, 85, 30, 62), ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")))
+        for i, (h, c) in enumerate(zip((40, 70, 55, 85, 30, 62), _COLOURS))
     )
-    return f'<svg viewBox="0 0 180 110" aria-hidden="true">{bars}<line x1="6" y1="100" x2="174" y2="100" stroke="#444"/></svg>'
+    return bars + '<line x1="6" y1="100" x2="174" y2="100" stroke="#444"/>'
+
+
+_ICONS = {"matrix": _matrix_icon, "heatmap": _heatmap_icon, "curve": _curve_icon, "bars": _bars_icon}
 
 
 def landing_page_html(apps=APPS) -> str:
@@ -72,7 +107,28 @@ def landing_page_html(apps=APPS) -> str:
 
 
 def landing_page():
-    """The landing page as an ipywidgets HTML widget."""
+    """The landing page as an ipywidgets HTML widget (for a notebook; the app uses :func:`write_index`)."""
     import ipywidgets as widgets
 
     return widgets.HTML(landing_page_html())
+
+
+def index_notebook():
+    """``index.ipynb``: the landing page as one Markdown cell, so it opens without running any code."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_markdown_cell(landing_page_html())
+    cell.pop("id", None)
+    nb.cells = [cell]
+    nb.nbformat_minor = 4
+    nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                   "language_info": {"name": "python"}}
+    return nb
+
+
+def write_index(path) -> None:
+    """Write ``index.ipynb`` from :data:`APPS` (run after changing the list of apps)."""
+    import nbformat
+
+    nbformat.write(index_notebook(), str(path))
