@@ -10,11 +10,13 @@ on two private pipes:
   first the configuration, then ``{"op": "play", "items": [...]}`` batches
   (one item per game waiting for this entry's move: ``[key, seed, obs]``),
   ``{"op": "reset"}`` (forget every game) or ``{"op": "quit"}``;
-* the worker answers with JSON lines: ``{"ready": ...}`` once, then one line
-  per item (``{"k": key, "m": move}`` or ``{"k": key, "e": kind, "d":
-  detail}``) and ``{"done": n, "out": text, "cut": chars}`` closing a batch.
+* the worker answers in lines: a JSON ``{"ready": ...}`` once, then one line
+  per item, in the order asked: the move as a number (``7``), ``s`` and a
+  JSON string for a move that is text, or ``e`` and a JSON ``[kind,
+  detail]`` for a forfeit; a batch closes with ``d`` and a JSON
+  ``{"done": n, "out": printed text, "cut": characters dropped}``.
 
-Replies are JSON, never pickle, because the parent must not trust them.
+Replies are plain text and JSON, never pickle: the parent must not trust them.
 
 Guards, each a rule of the tournament (docs/tournaments.md):
 
@@ -61,6 +63,7 @@ _WRITE_EVENTS = (
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 _DEVICES = ("/dev/null", "/dev/urandom", "/dev/random")
 _MAX_INT = 2**31
+_TIMEOUT = 'e["timeout"'
 
 
 class MoveTimeout(BaseException):
@@ -321,13 +324,14 @@ class Worker:
     def play(self, items, timeouts_left, send):
         for key, seed, data in items:
             if timeouts_left <= 0:
-                send({"k": key, "e": "withdrawn", "d": "too many timeouts"})
+                send(error_line("withdrawn", "too many timeouts"))
                 continue
-            reply = self.move(key, seed, data)
-            timeouts_left -= reply.get("e") == "timeout"
-            send(reply)
+            line = self.move(key, seed, data)
+            timeouts_left -= line.startswith(_TIMEOUT)
+            send(line)
 
     def move(self, key, seed, data):
+        """Play one move; return its reply line (see the module docstring)."""
         game = self.games.get(key)
         if game is None:
             game = self.games[key] = {"seed": int(seed or 0), "moves": 0, "object": None}
@@ -341,14 +345,14 @@ class Worker:
         try:
             move = self.call(game, Observation(data))
         except MoveTimeout:
-            return {"k": key, "e": "timeout", "d": f"took longer than {self.limit:g} s (the time limit per move)"}
+            return error_line("timeout", f"took longer than {self.limit:g} s (the time limit per move)")
         except MemoryError:
-            return {"k": key, "e": "memory", "d": "ran out of memory (MemoryError)"}
+            return error_line("memory", "ran out of memory (MemoryError)")
         except BaseException as exc:  # noqa: BLE001 - the student's error is a forfeit, not ours
-            return {"k": key, "e": "exception", "d": describe_exception(exc, self.path)}
+            return error_line("exception", describe_exception(exc, self.path))
         if time.perf_counter() - start > self.limit:
-            return {"k": key, "e": "timeout", "d": f"took longer than {self.limit:g} s (the time limit per move)"}
-        return check_move(key, move)
+            return error_line("timeout", f"took longer than {self.limit:g} s (the time limit per move)")
+        return move_line(move)
 
     def call(self, game, observation):
         self.armed = True
@@ -368,21 +372,27 @@ class Worker:
             self.armed = False
 
 
-def check_move(key, move):
-    """Turn the student's answer into a JSON move, or explain why it is not one."""
+def move_line(move):
+    """The reply line for the student's answer: the move, or why it is not one."""
+    if type(move) is int and -_MAX_INT < move < _MAX_INT:
+        return f"{move}\n"
     if type(move) is str:
-        return {"k": key, "m": move[:40]}
+        return "s" + json.dumps(move[:40]) + "\n"
     if isinstance(move, bool) or move is None or type(move) is float:
         why = {None: "returned None: did your function forget `return`?"}.get(move, f"returned {move!r}")
         hint = "; a card is a whole number such as 5" if move is not None else ""
-        return {"k": key, "e": "malformed", "d": why + hint}
+        return error_line("malformed", why + hint)
     try:
-        number = move if type(move) is int else operator.index(move)
+        number = operator.index(move)
     except BaseException:  # noqa: BLE001 - any object may come back
-        return {"k": key, "e": "malformed", "d": f"returned a {_type_name(move)}; a card is a whole number such as 5"}
+        return error_line("malformed", f"returned a {_type_name(move)}; a card is a whole number such as 5")
     if not -_MAX_INT < number < _MAX_INT:
-        return {"k": key, "e": "malformed", "d": "returned a number far larger than any card"}
-    return {"k": key, "m": int(number)}
+        return error_line("malformed", "returned a number far larger than any card")
+    return f"{int(number)}\n"
+
+
+def error_line(kind, detail):
+    return "e" + json.dumps([kind, detail]) + "\n"
 
 
 def _type_name(value):
@@ -394,7 +404,7 @@ def _type_name(value):
 
 # ------------------------------------------------------------ protocol ---
 class Channel:
-    """Length-prefixed marshal in, JSON lines out, on two private file descriptors."""
+    """Length-prefixed marshal in, reply lines out, on two private file descriptors."""
 
     def __init__(self, fd_in, fd_out):
         self.fd_in, self.fd_out = fd_in, fd_out
@@ -414,8 +424,8 @@ class Channel:
             size -= len(chunk)
         return b"".join(chunks)
 
-    def send(self, message, flush=False):
-        self.pending.append(json.dumps(message, separators=(",", ":")) + "\n")
+    def send(self, line, flush=False):
+        self.pending.append(line)
         if flush or time.monotonic() - self.last_flush > 0.02:
             self.flush()
 
@@ -453,12 +463,12 @@ def main():
         signal.setitimer(signal.ITIMER_REAL, float(config.get("load_time_limit", 10)))
         worker.kind, worker.player = load_strategy(config["file"])
     except LoadError as exc:
-        channel.send({"ready": False, "error": str(exc)}, flush=True)
+        channel.send(json.dumps({"ready": False, "error": str(exc)}) + "\n", flush=True)
         return
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         worker.armed = False
-    channel.send({"ready": True, "kind": worker.kind}, flush=True)
+    channel.send(json.dumps({"ready": True, "kind": worker.kind}) + "\n", flush=True)
     serve(channel, worker, output)
 
 
@@ -476,7 +486,8 @@ def serve(channel, worker, output):
         elif op == "play":
             worker.play(message["items"], message.get("timeouts_left", 1 << 30), channel.send)
         text, cut = output.take()
-        channel.send({"done": len(message.get("items", ())), "out": text, "cut": cut}, flush=True)
+        channel.send("d" + json.dumps({"done": len(message.get("items", ())), "out": text, "cut": cut}) + "\n",
+                     flush=True)
 
 
 if __name__ == "__main__":

@@ -134,7 +134,7 @@ class SandboxWorker:
         except (OSError, TimeoutError) as exc:
             hello = Reply(error="crash", detail=f"Python would not start ({exc})")
         else:
-            hello = self._next_line(time.monotonic() + self.limits.load_time_limit + _GRACE_SECONDS + 5)
+            hello = _json(self._next_line(time.monotonic() + self.limits.load_time_limit + _GRACE_SECONDS + 5))
         if isinstance(hello, dict) and hello.get("ready") is True:
             self.kind, self.load_error = hello.get("kind"), None
         else:
@@ -229,7 +229,7 @@ class SandboxWorker:
             return {k: Reply(error="load", detail=self.load_error) for k in waiting}
         if self.withdrawn:
             return {k: Reply(error="withdrawn", detail=self._withdrawn_detail()) for k in waiting}
-        replies, problem = self._read_replies(set(waiting))
+        replies, problem = self._read_replies(waiting)
         if problem is not None:
             self._stop()
             self.restarts += 1
@@ -254,23 +254,23 @@ class SandboxWorker:
     def _withdrawn_detail(self) -> str:
         return f"withdrawn after {self.limits.max_timeouts} timed-out games"
 
-    def _read_replies(self, expected: set):
+    def _read_replies(self, waiting: list):
+        """One reply line per key, in order, then the closing line: ``(replies, problem or None)``."""
         replies: dict = {}
+        keys = iter(waiting)
         while True:
             line = self._next_line(time.monotonic() + self.limits.time_limit + _GRACE_SECONDS)
             if isinstance(line, Reply):
                 return replies, line
-            if not isinstance(line, dict):
-                return replies, Reply(error="crash", detail="sent something that is not an answer")
-            if "done" in line:
-                self._keep_output(line)
-                missing = expected - set(replies)
+            if line[:1] == b"d":
+                self._keep_output(_json(line[1:]) or {})
+                missing = len(replies) < len(waiting)
                 return replies, (Reply(error="crash", detail="gave no answer") if missing else None)
-            key = line.get("k")
-            if key not in expected:
-                return replies, Reply(error="crash", detail="answered a game it was not asked about")
-            replies[key] = Reply(move=line.get("m")) if "e" not in line else Reply(
-                error=str(line["e"]), detail=str(line.get("d", ""))[:400])
+            key = next(keys, None)
+            reply = _parse_reply(line)
+            if key is None or reply is None:
+                return replies, Reply(error="crash", detail="sent something that is not an answer")
+            replies[key] = reply
 
     def _keep_output(self, line: dict) -> None:
         text, cut = str(line.get("out", "")), int(line.get("cut", 0) or 0)
@@ -289,7 +289,7 @@ class SandboxWorker:
             view = view[os.write(fd, view[: 1 << 16]):]
 
     def _next_line(self, deadline: float):
-        """The next JSON line from the worker, or a Reply saying why there is none."""
+        """The next line from the worker (bytes), or a Reply saying why there is none."""
         fd = self.process.stdout.fileno()
         while b"\n" not in self._buffer:
             if len(self._buffer) > _MAX_REPLY_BYTES:
@@ -303,10 +303,7 @@ class SandboxWorker:
                 return Reply(error="crash", detail=self._death_reason())
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
-        try:
-            return json.loads(line)
-        except ValueError:
-            return None
+        return line
 
     def _death_reason(self) -> str:
         try:
@@ -329,6 +326,29 @@ def _widen_pipes(process) -> None:
             fcntl.fcntl(pipe.fileno(), setsize, _PIPE_BYTES)
         except OSError:
             pass
+
+
+def _parse_reply(line: bytes) -> Reply | None:
+    """A worker's reply line as a Reply (``None`` when it is not one)."""
+    head = line[:1]
+    try:
+        if head == b"e":
+            kind, detail = json.loads(line[1:])
+            return Reply(error=str(kind), detail=str(detail)[:400])
+        if head == b"s":
+            return Reply(move=str(json.loads(line[1:])))
+        return Reply(move=int(line))
+    except (ValueError, TypeError):
+        return None
+
+
+def _json(line):
+    if isinstance(line, Reply):
+        return line
+    try:
+        return json.loads(line)
+    except (ValueError, TypeError):
+        return None
 
 
 def _frame(message) -> bytes:

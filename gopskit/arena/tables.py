@@ -43,6 +43,7 @@ class _Game:
     """One game in progress at a table."""
 
     key: str
+    number: int
     seed: int
     entries: Sequence
     state: object
@@ -76,8 +77,12 @@ def play_tables(rules, tables: Sequence, workers: Mapping | None = None, prefix:
     """
     workers = workers or {}
     tables = [(list(entries), list(seeds)) for entries, seeds in tables]
-    games = [[_deal(rules, entries, int(seed), f"{prefix}{t}.{g}") for g, seed in enumerate(seeds)]
-             for t, (entries, seeds) in enumerate(tables)]
+    games, number = [], 0
+    for t, (entries, seeds) in enumerate(tables):
+        games.append([])
+        for g, seed in enumerate(seeds):
+            games[-1].append(_deal(rules, entries, int(seed), f"{prefix}{t}.{g}", number))
+            number += 1
     live = [game for table in games for game in table]
     while live:
         replies = _gather_moves(live, workers)
@@ -87,7 +92,7 @@ def play_tables(rules, tables: Sequence, workers: Mapping | None = None, prefix:
     return [[_result(rules, game) for game in table] for table in games]
 
 
-def _deal(rules, entries, seed, key) -> _Game:
+def _deal(rules, entries, seed, key, number=0) -> _Game:
     deal, *streams = np.random.SeedSequence(seed).spawn(1 + len(entries))
     state = rules.new_game(np.random.default_rng(deal))
     bots, student_seeds = {}, {}
@@ -98,7 +103,7 @@ def _deal(rules, entries, seed, key) -> _Game:
             bots[seat] = agent
         else:
             student_seeds[seat] = int(stream.generate_state(1)[0])
-    return _Game(key, seed, entries, state, bots, student_seeds)
+    return _Game(key, number, seed, entries, state, bots, student_seeds)
 
 
 def _gather_moves(live, workers) -> dict:
@@ -117,14 +122,14 @@ def _gather_moves(live, workers) -> dict:
             else:
                 bot_turns.append((game, seat))
     for name, asked in requests.items():
-        items = [(f"{game.key}/{seat}", game.student_seeds[seat], _wire_data(game, seat)) for game, seat in asked]
+        items = [(game.number << 3 | seat, game.student_seeds[seat], _wire_data(game, seat)) for game, seat in asked]
         if name in workers:
             workers[name].send(items, plain=_plain_items)
     replies = {(game.key, seat): _bot_move(game.bots[seat], game.state.observation(seat)) for game, seat in bot_turns}
     for name, asked in requests.items():
         answers = workers[name].collect() if name in workers else {}
         for game, seat in asked:
-            replies[game.key, seat] = answers.get(f"{game.key}/{seat}", Reply(error="load", detail="no sandbox"))
+            replies[game.key, seat] = answers.get(game.number << 3 | seat, Reply(error="load", detail="no sandbox"))
     return replies
 
 
@@ -302,10 +307,18 @@ def _wire_data(game: _Game, seat: int) -> dict:
         turns, converted = game.history.get(seat, ((), []))
         if value[: len(turns)] != turns:
             turns, converted = (), []
-        converted = converted + [_wire(turn) for turn in value[len(turns):]]
+        converted = converted + [_turn_data(turn) for turn in value[len(turns):]]
         game.history[seat] = (value, converted)
         data["history"] = converted
     return data
+
+
+def _turn_data(turn) -> dict:
+    """One past turn as a dict of its fields (still marshal-checked when sent)."""
+    try:
+        return dict(turn.__dict__)
+    except AttributeError:
+        return _wire(turn)
 
 
 def _wire(value):
