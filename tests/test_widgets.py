@@ -220,3 +220,27 @@ def test_every_goofspiel_variant_plays_through_the_board(options):
             assert "<b>?</b>" in board._history.value or "?" in board._history.value
         assert "None" not in html, "a hidden value leaked into the page as 'None'"
     assert "Final score" in board.status
+
+
+def test_bots_choose_while_the_person_thinks_and_keep_their_choice():
+    from gopskit.agents.base import Agent
+
+    class Spy(Agent):
+        name = "spy"
+        classifier = {"stochastic": False, "memory": "none", "uses_opponent_bids": False, "games": ("goofspiel",)}
+        seen: list = []
+
+        def act(self, observation):
+            self.seen.append(observation)
+            return max(observation.legal_moves)
+
+    spy = Spy()
+    board = GoofspielBoard(num_cards=4, seed=14)
+    board.agents[1] = spy  # seat the spy directly: the panel only lists registered bots
+    board._bot_moves = {}
+    board._think_ahead()
+    assert len(spy.seen) == 1 and spy.seen[0].turn == 0
+    board.click_card(2)
+    board.confirm()
+    assert board.state.record()["bids"][0] == [2, 4]
+    assert len(spy.seen) == 2 and spy.seen[1].turn == 1  # the next turn's choice, made after the reveal

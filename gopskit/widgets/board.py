@@ -4,8 +4,9 @@ The board is a view (STYLE.md point 8): its public state is a few traitlets
 (``status``, ``turn``, ``finished``, ``seats``, ``selected``,
 ``last_click_ms``), its children are wired privately, and :meth:`GameBoard.reset`
 starts a new game. It holds no rules: a click becomes
-:meth:`HumanSeat.commit` and the engine's own loop
-(:func:`gopskit.arena.match.step`) plays every seat; the pictures come from
+:meth:`HumanSeat.commit`, every seat (person or bot) is asked for its move
+through the agent protocol, and the engine's ``apply`` judges the joint move
+(rejecting anything illegal); the pictures come from
 the game's :class:`~gopskit.widgets.views.base.GameView`, pure functions of
 the state.
 
@@ -28,7 +29,7 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from ..arena.match import seat_agents, start_game, step
+from ..arena.match import seat_agents, start_game
 from ..errors import GopsError
 from ..games.base import Rules
 from ..viz.svg import points_chart_svg
@@ -100,6 +101,7 @@ class GameBoard(widgets.VBox):
         game_seed = seed if seed is not None else int(self._seeds.integers(2**63))
         self.state = start_game(self.rules, self.agents, game_seed)
         self.selected, self.finished, self.turn, self.last_error = None, False, 0, None
+        self._bot_moves: dict = {}
         self._summary.value = ""
         self._title.value = self._title_html()
         self._advance()
@@ -147,13 +149,29 @@ class GameBoard(widgets.VBox):
                 if self._active != waiting[0]:
                     self._shown = self._humans() == 1
                 self._active = waiting[0]
+                self._think_ahead()
                 break
-            step(self.state, self.agents)
+            self._play_joint_move()
         else:
             self._active = None
             self.finished = True
         self.turn = len(all_events(self.state))
         self._render()
+
+    def _think_ahead(self) -> None:
+        """Let the bots to move choose now, while the people think (a slow first move then
+        happens when the board opens, not on a click). Nothing a bot sees can change before
+        the joint move: the people's choices stay hidden until all are in."""
+        for p in self.state.to_move():
+            if self.seats[p] != HUMAN and p not in self._bot_moves:
+                self._bot_moves[p] = self.agents[p].act(self.state.observation(p))
+
+    def _play_joint_move(self) -> None:
+        """Ask every seat to move for its move (bots that thought ahead answer from memory) and apply them."""
+        joint = {p: self._bot_moves[p] if p in self._bot_moves else self.agents[p].act(self.state.observation(p))
+                 for p in self.state.to_move()}
+        self._bot_moves = {}
+        self.state.apply(joint)
 
     def _need_active(self) -> int:
         if self.state is None or self.state.is_terminal() or self._active is None:
