@@ -28,6 +28,17 @@ def _stub(observation):
     ...
 
 
+def _two_up(observation):
+    higher = [c for c in observation.legal_moves if c >= observation.prize + 2]
+    return min(higher) if higher else min(observation.legal_moves)
+
+
+def _beat_random(observation):
+    if observation.prize == max(observation.unseen_prizes + (observation.prize,)) and len(observation.hand) > 1:
+        return max(observation.legal_moves)
+    return observation.prize if observation.prize in observation.legal_moves else min(observation.legal_moves)
+
+
 # checker name -> (worked answers, [(wrong answer, words the message must contain)])
 CASES = {
     "check_expected_points": ([8, 8.0, 40 / 5], [
@@ -59,6 +70,13 @@ CASES = {
                                      (lambda o: min(o.legal_moves), "you lose")]),
     "check_bluff_reading": ([0.23, 0.225], [(0.77, "exactly 1"), (0.2, "bidding 2 only"), (0.5, "not it"),
                                             (2, "between 0 and 1")]),
+    "check_my_strategy": ([_copy, _beat_random], [(_stub, "returned None"), (_crash, "raised AttributeError"),
+                                                  (_two_up, "trails the random bot"), (4, "should be a function")]),
+    "check_beats_one_higher": ([_two_up], [(_copy, "one-higher leads you"), (_stub, "returned None"),
+                                            (_beat, "every game was even")]),
+    "check_winner": (["adaptive"], [("equilibrium", "ranked 2"), ("Adaptive", "name of an entry"),
+                                     ("nobody", "name of an entry")]),
+    "check_most_beaten": (["equilibrium"], [("adaptive", "outscores 5 opponents"), (3, "name of an entry")]),
     "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule")]),
     "check_kingmaker": ([2, 2.0], [(1, "player 1 bids exactly"), (3, "player 3 bids exactly"), (4, "1, 2 or 3")]),
     "check_beats_queen": ([[2, 3, 4, 6], (6, 4, 3, 2), {2, 3, 4, 6}], [

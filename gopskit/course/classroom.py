@@ -1,0 +1,178 @@
+"""Lesson 5 (a class tournament): submit a strategy, run the tournament, read the results.
+
+The tournament itself is :mod:`gopskit.arena.tournament` (``docs/tournaments.md``);
+this module gives the lesson its few steps:
+
+* :func:`class_folder`: where the class's strategy files go: the folder named
+  by ``$GOPSKIT_CLASS_FOLDER`` (a shared folder on a school JupyterHub), or
+  a fresh temporary folder when it is not set;
+* :func:`submit`: write a notebook function to that folder as a strategy file
+  and run the kit's submission check on it (one sandboxed game);
+* :func:`demo_tournament`: a small, seeded tournament of example "students"
+  and the kit's bots, the same for every student (the exercises read it).
+  It takes half a minute to play, so its results ship with the kit
+  (``gopskit/data/lesson5-demo-tournament.json``, written by
+  ``python -m gopskit.course.classroom``; a test replays its games);
+* :func:`class_tournament`: every file in the class folder against the bots;
+* :func:`distance_from_equilibrium`: a strategy's exploitability, exactly.
+
+>>> sorted(EXAMPLES)
+['ada', 'ben', 'cleo']
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import pathlib
+import tempfile
+
+from ..arena.entries import check_entry, entry_from_function
+from ..arena.results import ResultSet
+from ..arena.tournament import Tournament
+from ..errors import GopsError
+from ..games.goofspiel import Goofspiel
+from .feedback import Feedback, is_blank
+from .strategies import FunctionAgent
+
+NUM_CARDS = 4
+DEMO_BOTS = ("random", "match-prize", "one-higher", "adaptive", "equilibrium")
+DEMO_GAMES, DEMO_SEED = 10, 1
+DEMO_FILE = pathlib.Path(__file__).resolve().parents[1] / "data" / "lesson5-demo-tournament.json"
+
+
+# -------------------------------------------------------- example students --
+def ada(observation):
+    """Win each prize by one card, where it can; otherwise throw away the lowest card."""
+    higher = [card for card in observation.legal_moves if card > observation.prize]
+    return min(higher) if higher else min(observation.legal_moves)
+
+
+def ben(observation):
+    """A steady middle card: the median of what is left, whatever the prize."""
+    cards = sorted(observation.legal_moves)
+    return cards[len(cards) // 2]
+
+
+def cleo(observation):
+    """Strongest card first, whatever the prize."""
+    return max(observation.legal_moves)
+
+
+EXAMPLES = {"ada": ada, "ben": ben, "cleo": cleo}
+
+
+# ------------------------------------------------------------------ steps --
+def class_folder() -> pathlib.Path:
+    """The class's submission folder: ``$GOPSKIT_CLASS_FOLDER`` if set, else a new temporary folder."""
+    named = os.environ.get("GOPSKIT_CLASS_FOLDER")
+    folder = pathlib.Path(named) if named else pathlib.Path(tempfile.mkdtemp(prefix="gopskit-class-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def submit(strategy, name: str, folder, num_cards: int = NUM_CARDS) -> Feedback:
+    """Save ``strategy`` as ``folder/<name>.py`` and check it plays a whole game; say what happened."""
+    if is_blank(strategy) or not callable(strategy):
+        return Feedback("Submission", "blank", "write your strategy function first, then submit it")
+    if getattr(strategy, "__name__", "") == "<lambda>":
+        return Feedback("Submission", "wrong", "a lambda cannot be saved as a file: write your strategy with def",
+                        "def my_strategy(observation): ...")
+    if is_blank(name) or not isinstance(name, str) or not name.isidentifier():
+        return Feedback("Submission", "wrong", f"your name must be one word of letters, digits and _, not {name!r}",
+                        "for example name = \"alice\" or \"team_7\"")
+    try:
+        entry = entry_from_function(strategy, name=name, folder=folder)
+        verdict = check_entry(entry, Goofspiel(num_cards=num_cards))
+    except GopsError as exc:
+        return Feedback("Submission", "wrong", str(exc))
+    if verdict.ok:
+        return Feedback("Submission", "correct", f"saved as {entry.path.name} in the class folder; it {verdict.message}")
+    return Feedback("Submission", "wrong", verdict.message, "fix the function, run its cell, then submit again")
+
+
+def _tournament_results(folder, bots, num_cards: int, games: int, seed: int, bot_records: bool = False):
+    tournament = Tournament.from_folder(folder, Goofspiel(num_cards=num_cards), bots=list(bots), games=games,
+                                        seed=seed, bot_records=bot_records)
+    return tournament.run(progress=False)
+
+
+def run_demo_tournament(num_cards: int = NUM_CARDS, games: int = DEMO_GAMES, seed: int = DEMO_SEED):
+    """Play the demo: the example students against the bots, a seeded round robin (half a minute or so)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="gopskit-demo-"))
+    for name, function in EXAMPLES.items():
+        entry_from_function(function, name=name, folder=folder)
+    results = _tournament_results(folder, DEMO_BOTS, num_cards, games, seed, bot_records=True)
+    for info in results.entries:  # no temporary paths in the shipped file
+        if info.get("path"):
+            info["path"] = f"examples/{pathlib.Path(info['path']).name}"
+    return results
+
+
+@functools.lru_cache(maxsize=1)
+def demo_tournament():
+    """The demo's results, as shipped with the kit (``gopskit/data``; a test replays its games)."""
+    return ResultSet.from_dict(json.loads(DEMO_FILE.read_text(encoding="utf-8")))
+
+
+def write_demo(path=DEMO_FILE) -> pathlib.Path:
+    """Play the demo again and store its results (``python -m gopskit.course.classroom``)."""
+    path = pathlib.Path(path)
+    path.write_text(json.dumps(run_demo_tournament().to_dict(), separators=(",", ":"), sort_keys=True) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+def class_tournament(folder, bots=DEMO_BOTS, num_cards: int = NUM_CARDS, games: int = 20, seed: int = 1):
+    """Every strategy file in ``folder`` against ``bots``; a sentence instead when the folder is empty."""
+    if not any(p.suffix == ".py" and not p.name.startswith(("_", ".")) for p in pathlib.Path(folder).iterdir()):
+        return Feedback("Class tournament", "blank", f"no strategy files in {folder} yet: submit one first")
+    return _tournament_results(folder, bots, num_cards, games, seed)
+
+
+def tournament_winner(results) -> str:
+    """The entry ranked first (most points per game)."""
+    return results.ranking()[0]["name"]
+
+
+def most_opponents_beaten(results) -> list[str]:
+    """The entries that outscore the most opponents head to head (several on a tie)."""
+    ranking = results.ranking()
+    best = max(row["opponents_beaten"] for row in ranking)
+    return sorted(row["name"] for row in ranking if row["opponents_beaten"] == best)
+
+
+class _DeterministicFunction(FunctionAgent):
+    """A student's function asked for its policy: the one card it bids (it must not use randomness)."""
+
+    classifier = {**FunctionAgent.classifier, "stochastic": False}
+
+    def policy(self, observation):
+        return {self.act(observation): 1.0}
+
+
+def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
+    """What a perfect opponent who knows ``strategy`` wins against it per hand (0: an equilibrium).
+
+    Exact (:func:`gopskit.solvers.exploit.agent_exploitability`) for a
+    strategy that does not use randomness; up to 5 cards. A blank or broken
+    strategy gives a sentence instead of a number.
+    """
+    from ..solvers.exploit import agent_exploitability
+
+    if is_blank(strategy) or not callable(strategy):
+        return Feedback("Distance", "blank", "write your strategy function first")
+    try:
+        return agent_exploitability(_DeterministicFunction(strategy), num_cards=num_cards).exploitability
+    except GopsError as exc:
+        return Feedback("Distance", "wrong", f"your strategy could not be measured: {exc}")
+
+
+__all__ = ["DEMO_BOTS", "DEMO_FILE", "EXAMPLES", "NUM_CARDS", "class_folder", "class_tournament", "demo_tournament",
+           "distance_from_equilibrium", "most_opponents_beaten", "run_demo_tournament", "submit",
+           "tournament_winner", "write_demo"]
+
+
+if __name__ == "__main__":
+    print("wrote", write_demo())

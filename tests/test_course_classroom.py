@@ -1,0 +1,107 @@
+"""Lesson 5's classroom helpers, and the demo tournament shipped with the kit (its games replayed)."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from gopskit.agents import make_agent
+from gopskit.arena.entries import entry_from_function
+from gopskit.arena.match import play_game
+from gopskit.course import classroom
+from gopskit.course.strategies import FunctionAgent
+from gopskit.games import replay_record
+from gopskit.games.goofspiel import Goofspiel
+from gopskit.solvers.exploit import agent_exploitability
+
+DETERMINISTIC_BOTS = ("match-prize", "one-higher", "adaptive")
+
+
+@pytest.fixture(scope="module")
+def demo():
+    return classroom.demo_tournament()
+
+
+def test_demo_file_holds_the_round_robin_it_claims(demo):
+    names = list(classroom.EXAMPLES) + list(classroom.DEMO_BOTS)
+    assert sorted(demo.names) == sorted(names)
+    assert demo.options["num_cards"] == classroom.NUM_CARDS and demo.games_per_seating == classroom.DEMO_GAMES
+    pairs = len(list(itertools.combinations(names, 2)))
+    assert len(demo.games) == pairs * 2 * classroom.DEMO_GAMES
+    assert not demo.forfeits()
+
+
+def test_demo_examples_are_the_ones_in_the_code(demo):
+    folder = Path(tempfile.mkdtemp())
+    for name, function in classroom.EXAMPLES.items():
+        entry = entry_from_function(function, name=name, folder=folder)
+        assert demo.entry(name)["sha256"] == entry.digest, f"{name} changed: run python -m gopskit.course.classroom"
+
+
+def _agent(name):
+    return FunctionAgent(classroom.EXAMPLES[name], name) if name in classroom.EXAMPLES else make_agent(name)
+
+
+def test_every_demo_game_is_legal_and_deterministic_games_replay_bid_for_bid(demo):
+    replayed = 0
+    for game in demo.games:
+        state = replay_record(game["record"])
+        assert state.is_terminal() and state.scores() == game["points"]
+        if all(name in classroom.EXAMPLES or name in DETERMINISTIC_BOTS for name in game["seats"]):
+            rules = Goofspiel(num_cards=classroom.NUM_CARDS, prize_order=tuple(game["record"]["prizes"]))
+            again = play_game(rules, [_agent(n) for n in game["seats"]], seed=0)
+            assert again.record()["bids"] == game["record"]["bids"]
+            replayed += 1
+    assert replayed >= 150
+
+
+def test_demo_exploitability_matches_the_exact_solver(demo):
+    for name in ("ada", "ben", "cleo", "match-prize", "one-higher"):
+        expected = agent_exploitability(_agent(name) if name not in classroom.EXAMPLES else
+                                        classroom._DeterministicFunction(classroom.EXAMPLES[name]),
+                                        num_cards=classroom.NUM_CARDS).exploitability
+        assert demo.exploitability[name] == pytest.approx(expected)
+    assert demo.exploitability["equilibrium"] == pytest.approx(0, abs=1e-9)
+
+
+def test_winner_and_most_beaten_differ_in_the_demo(demo):
+    assert classroom.tournament_winner(demo) == demo.ranking()[0]["name"]
+    assert "equilibrium" in classroom.most_opponents_beaten(demo)
+    assert classroom.tournament_winner(demo) not in classroom.most_opponents_beaten(demo)
+
+
+def test_distance_from_equilibrium():
+    assert classroom.distance_from_equilibrium(lambda o: o.prize) == pytest.approx(2.0)
+    assert classroom.distance_from_equilibrium(...).status == "blank"
+    assert classroom.distance_from_equilibrium(lambda o: None).status == "wrong"
+
+
+def test_submit_and_class_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("GOPSKIT_CLASS_FOLDER", str(tmp_path / "class"))
+    folder = classroom.class_folder()
+    assert folder == tmp_path / "class" and folder.is_dir()
+    assert classroom.class_tournament(folder).status == "blank"
+    assert classroom.submit(..., "ada", folder).status == "blank"
+    assert classroom.submit(classroom.ada, "two words", folder).status == "wrong"
+    assert "def" in classroom.submit(lambda o: 1, "lam", folder).message
+
+    def broken(observation):
+        return None
+
+    verdict = classroom.submit(broken, "broken", folder)
+    assert verdict.status == "wrong" and "None" in verdict.message
+    assert classroom.submit(classroom.ada, "ada", folder).ok
+    assert (folder / "ada.py").exists()
+    monkeypatch.delenv("GOPSKIT_CLASS_FOLDER")
+    assert classroom.class_folder() != folder
+
+
+def test_class_tournament_runs_the_folder(tmp_path):
+    classroom.submit(classroom.ada, "ada", tmp_path)
+    results = classroom.class_tournament(tmp_path, bots=["random"], games=2)
+    assert sorted(results.names) == ["ada", "random"] and len(results.games) == 4
+    assert results.exploitability["ada"] == pytest.approx(4.0)
