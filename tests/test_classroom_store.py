@@ -1,0 +1,319 @@
+"""The classroom store on SQLite and on a real PostgreSQL: rooms, keys, fair play, timeouts, pairing.
+
+Every test runs on both backends (the ``store`` fixture). The clock is the
+test's own, so timeouts are exact.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gopskit.classroom import AccessError, RoomError, StaleMoveError
+from gopskit.errors import IllegalMoveError, OptionError
+from gopskit.games import replay_record
+from test_classroom_support import clock, postgres_url, store, store_url  # noqa: F401  (fixtures)
+
+
+def seat_two(store, options=None, **settings):
+    """A room with Ann and Bob at one Goofspiel table; returns (room, {name: seat key})."""
+    room = store.create_room("goofspiel", {"num_cards": 4, **(options or {})}, auto_pair=False, seed=5, **settings)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    [table] = store.pair_waiting(room.teacher_key, seed=3)
+    seats = {"Ann": store.claim_seat(ann.player_key), "Bob": store.claim_seat(bob.player_key)}
+    assert seats["Ann"].table == seats["Bob"].table == table
+    return room, {"Ann": ann, "Bob": bob}, {n: s.seat_key for n, s in seats.items()}
+
+
+def play_out(store, keys, choose=lambda view: view.observation["legal_moves"][0], limit=2000):
+    """Every seat that must move plays ``choose(view)`` until all games end; returns the first seat's view."""
+    for _ in range(limit):
+        views = [store.seat_view(k) for k in keys]
+        if all(v.status != "playing" for v in views):
+            return views[0]
+        waiting = [(key, view) for key, view in zip(keys, views) if view.my_turn]
+        assert waiting, "no seat can move but a game is still on"
+        for key, view in waiting:
+            store.submit(key, choose(view), view.ply)
+    raise AssertionError(f"the games did not end within {limit} rounds of moves")
+
+
+# ------------------------------------------------------------ a game ---
+def test_two_students_play_a_whole_game_and_the_record_replays(store):
+    room, players, seats = seat_two(store)
+    last = play_out(store, list(seats.values()), lambda v: v.observation["hand"][-1])
+    assert last.status == "finished" and last.scores is not None
+    overview = store.overview(room.teacher_key)
+    [table] = overview.tables
+    assert table["status"] == "finished" and table["turn"] == 4
+    [record] = store.export(room.teacher_key).records()
+    replayed = replay_record(record)
+    assert replayed.is_terminal() and list(replayed.scores()) == table["scores"] == list(last.scores)
+    # both always bid their highest card: every turn is a tie, discarded
+    assert record["bids"] == [[4, 4], [3, 3], [2, 2], [1, 1]] and table["scores"] == [0, 0]
+    assert [row["wins"] for row in overview.leaderboard] == [0.5, 0.5]
+
+
+def test_a_hand_worked_game_scores_as_the_rules_say(store):
+    room, _, seats = seat_two(store, {"prize_order": "ascending"})
+    names = store.seat_view(seats["Ann"]).names
+    first, second = (seats[names[0]], seats[names[1]])
+    for bid_first, bid_second in [(4, 1), (1, 2), (2, 3), (3, 4)]:  # prizes 1, 2, 3, 4
+        ply = store.seat_view(first).ply
+        store.submit(first, bid_first, ply)
+        store.submit(second, bid_second, ply)
+    view = store.seat_view(first)
+    assert view.scores == (1, 9) and view.winners == (1,)  # seat 1 wins the 1; seat 2 wins 2 + 3 + 4
+
+
+# ------------------------------------------------------- keys and codes ---
+def test_joining_needs_the_room_code_and_a_free_name(store):
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    with pytest.raises(AccessError, match="not a room code"):
+        store.join("nope", "Ann")
+    wrong = "".join("A" if c != "A" else "B" for c in room.code)
+    with pytest.raises(RoomError, match="no room"):
+        store.join(wrong, "Ann")
+    ann = store.join(room.code.lower(), "  Ann ")
+    assert ann.name == "Ann" and ann.room == room.code
+    with pytest.raises(RoomError, match="taken"):
+        store.join(room.code, "ann")
+    with pytest.raises(RoomError, match="1 to 24"):
+        store.join(room.code, "x" * 30)
+
+
+def test_a_page_cannot_act_for_another_seat_or_as_the_teacher(store):
+    room, players, seats = seat_two(store)
+    with pytest.raises(AccessError):
+        store.submit("forged-key-forged-key-forged-key", 1)
+    with pytest.raises(AccessError):
+        store.overview(players["Ann"].player_key)  # a student's key is no teacher key
+    with pytest.raises(AccessError):
+        store.end_room(seats["Ann"])
+    other = store.create_room("goofspiel", {"num_cards": 3})
+    with pytest.raises(AccessError):
+        store.overview(other.teacher_key.upper())
+    table = store.seat_view(seats["Ann"]).table
+    carol = store.join(room.code, "Carol")
+    with pytest.raises(AccessError, match="no seat at that table"):
+        store.claim_seat(carol.player_key, table)
+
+
+def test_a_reloaded_page_resumes_its_seat_and_the_old_page_loses_it(store):
+    room, players, seats = seat_two(store)
+    view = store.seat_view(seats["Ann"])
+    store.submit(seats["Ann"], view.observation["hand"][0], view.ply)
+    again = store.claim_seat(players["Ann"].player_key)  # the reloaded page holds only the player key
+    resumed = store.seat_view(again.seat_key)
+    assert resumed.seat == view.seat and resumed.my_move == view.observation["hand"][0] and not resumed.my_turn
+    with pytest.raises(AccessError):
+        store.seat_view(seats["Ann"])
+
+
+# -------------------------------------------------------------- fairness ---
+def test_nobody_sees_a_bid_before_the_turn_is_complete(store):
+    room, players, seats = seat_two(store)
+    ann, bob = seats["Ann"], seats["Bob"]
+    before = store.seat_view(bob)
+    store.submit(ann, 3, before.ply)
+    after = store.seat_view(bob)
+    assert after.observation == before.observation and after.my_move is None
+    changed = {k for k, v in after.public().items() if before.public()[k] != v}
+    assert changed == {"waiting_for", "version"}  # Bob learns that Ann has bid, and nothing else
+    assert after.state.record()["bids"] == [] and before.waiting_for != after.waiting_for
+    assert "3" not in json.dumps(after.observation["history"]) and after.observation["hands"][after.seat ^ 1] == [1, 2, 3, 4]
+    overview = store.overview(room.teacher_key)
+    assert overview.tables[0]["turn"] == 0
+    assert store.export(room.teacher_key).bids == []
+    store.submit(bob, 1, after.ply)
+    done = store.seat_view(bob)
+    assert done.observation["history"][0]["bids"][done.seat ^ 1] == 3  # revealed once both are in
+
+
+def test_bad_moves_are_rejected_with_a_message_and_change_nothing(store):
+    room, players, seats = seat_two(store)
+    ann, bob = seats["Ann"], seats["Bob"]
+    view = store.seat_view(ann)
+    with pytest.raises(IllegalMoveError, match="playable: 1, 2, 3, 4"):
+        store.submit(ann, 9, view.ply)
+    with pytest.raises(IllegalMoveError):
+        store.submit(ann, "2", view.ply)
+    with pytest.raises(IllegalMoveError):
+        store.submit(ann, True, view.ply)
+    store.submit(ann, 2, view.ply)
+    with pytest.raises(StaleMoveError, match="already played 2"):
+        store.submit(ann, 3, view.ply)
+    store.submit(bob, 4, view.ply)
+    with pytest.raises(StaleMoveError, match="moved on"):
+        store.submit(ann, 3, view.ply)
+    record = store.export(room.teacher_key).records()[0]
+    assert record["bids"] == [[2, 4]] or record["bids"] == [[4, 2]]
+
+
+def test_not_your_turn_in_defeat_the_dealer(store):
+    room, players, seats = seat_two(store, {"defeat_the_dealer": True, "num_cards": 3})
+    views = {n: store.seat_view(k) for n, k in seats.items()}
+    dealer = next(n for n, v in views.items() if v.my_turn)
+    other = next(n for n in views if n != dealer)
+    assert views[other].to_move == (views[dealer].seat,)
+    with pytest.raises(IllegalMoveError, match="not your turn"):
+        store.submit(seats[other], 1, views[other].ply)
+    store.submit(seats[dealer], 2, views[dealer].ply)
+    seen = store.seat_view(seats[other])
+    assert seen.my_turn and seen.observation["table_bids"][views[dealer].seat] == 2  # the dealer bids face up
+
+
+def test_ending_the_room_stops_every_game_and_keeps_the_records(store):
+    room, players, seats = seat_two(store)
+    view = store.seat_view(seats["Ann"])
+    store.submit(seats["Ann"], 1, view.ply)
+    store.submit(seats["Bob"], 2, view.ply)
+    store.submit(seats["Ann"], 3, view.ply + 1)
+    assert store.end_room(room.teacher_key) == 1
+    with pytest.raises(RoomError, match="ended"):
+        store.submit(seats["Bob"], 3, view.ply + 1)
+    with pytest.raises(RoomError, match="ended"):
+        store.join(room.code, "Dan")
+    exported = store.export(room.teacher_key)
+    assert exported.room["status"] == "ended" and exported.tables[0]["status"] == "ended"
+    state = replay_record(exported.records()[0])
+    assert len(exported.records()[0]["bids"]) == 1 and not state.is_terminal()
+    assert len(exported.bids) == 2  # the unfinished turn's lone bid is not exported
+
+
+# ------------------------------------------------------- bots, timeouts ---
+def test_an_odd_student_plays_the_bot_which_moves_at_once(store):
+    room = store.create_room("goofspiel", {"num_cards": 3}, bot="random", auto_pair=False)
+    keys = [store.join(room.code, n) for n in ("Ann", "Bob", "Cy")]
+    tables = store.pair_waiting(room.teacher_key, seed=1)
+    assert len(tables) == 2
+    overview = store.overview(room.teacher_key)
+    bot_table = next(t for t in overview.tables if "bot" in t["kinds"])
+    assert "random (bot)" in bot_table["names"] and len(bot_table["waiting_for"]) == 1  # the bot has bid
+    play_out(store, [store.claim_seat(p.player_key).seat_key for p in keys])
+    overview = store.overview(room.teacher_key)
+    assert all(t["status"] == "finished" for t in overview.tables)
+    assert sorted(r["name"] for r in overview.leaderboard) == ["Ann", "Bob", "Cy"]
+
+
+def test_pairing_without_bots_leaves_the_odd_student_waiting(store):
+    room = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+    for name in ("Ann", "Bob", "Cy"):
+        store.join(room.code, name)
+    assert len(store.pair_waiting(room.teacher_key, fill_with_bots=False, seed=2)) == 1
+    states = sorted(p["state"] for p in store.overview(room.teacher_key).players)
+    assert states == ["playing", "playing", "waiting"]
+
+
+def test_a_bot_stands_in_after_the_timeout_and_the_student_takes_the_seat_back(store, clock):
+    room, players, seats = seat_two(store, timeout=30)
+    ann, bob = seats["Ann"], seats["Bob"]
+    view = store.seat_view(ann)
+    store.submit(ann, 4, view.ply)
+    clock.advance(20)
+    store.heartbeat(players["Ann"].player_key)
+    assert not store.keep_table(ann)  # Bob is 20 s away: not yet
+    clock.advance(15)
+    store.heartbeat(players["Ann"].player_key)
+    assert store.keep_table(ann)  # 35 s: the bot bids for Bob
+    now = store.seat_view(bob)
+    assert now.kinds[now.seat] == "stand-in" and now.ply == 1 and store.seat_view(ann).my_turn
+    assert now.my_move is not None  # a stand-in plays each turn as soon as it begins
+    store.heartbeat(players["Bob"].player_key)  # Bob is back: he plays again from the next turn
+    back = store.seat_view(bob)
+    assert back.kinds[back.seat] == "student" and not back.my_turn
+    store.submit(ann, store.seat_view(ann).observation["hand"][0], 1)
+    assert store.seat_view(bob).my_turn and store.seat_view(bob).ply == 2
+    exported = store.export(room.teacher_key)
+    actors = {(row["player"], row["actor"]) for row in exported.bids}
+    assert ("Bob", "stand-in") in actors and ("Ann", "player") in actors
+
+
+def test_the_teachers_keeper_stands_in_for_absent_students(store, clock):
+    room, players, seats = seat_two(store, timeout=10)
+    clock.advance(11)
+    assert store.keep_room(room.teacher_key)["stand_ins"] == 1
+    views = [store.seat_view(k) for k in seats.values()]
+    # both students are away: the stand-ins play the game out, and the export says so
+    assert views[0].status == "finished" and sorted(views[0].kinds) == ["stand-in", "stand-in"]
+    assert {row["actor"] for row in store.export(room.teacher_key).bids} == {"stand-in"}
+
+
+# --------------------------------------------------------------- pairing ---
+def test_a_round_robin_seats_every_pair_once(store):
+    room = store.create_room("goofspiel", {"num_cards": 2}, auto_pair=False)
+    players = [store.join(room.code, n) for n in ("Ann", "Bob", "Cy", "Dee")]
+    assert store.start_round_robin(room.teacher_key, seed=4) == 3
+    met = set()
+    for round_number in (1, 2, 3):
+        overview = store.overview(room.teacher_key)
+        assert overview.round == round_number
+        current = [t for t in overview.tables if t["status"] == "playing"]
+        assert len(current) == 2
+        met |= {frozenset(t["names"]) for t in current}
+        play_out(store, [store.claim_seat(p.player_key).seat_key for p in players])
+        store.keep_schedule(players[0].player_key)
+    assert len(met) == 6
+    assert store.overview(room.teacher_key).round == 3 and not store.keep_schedule(players[0].player_key)["next_round"]
+
+
+def test_auto_pairing_seats_students_as_they_arrive(store):
+    room = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=True)
+    ann = store.join(room.code, "Ann")
+    assert store.keep_schedule(ann.player_key)["paired"] == 0
+    store.join(room.code, "Bob")
+    assert store.keep_schedule(ann.player_key)["paired"] == 1
+    assert store.claim_seat(ann.player_key) is not None
+
+
+def test_challenges_and_rematches(store):
+    room = store.create_room("goofspiel", {"num_cards": 2}, pairing="challenge", auto_pair=False)
+    ann, bob, cy = (store.join(room.code, n) for n in ("Ann", "Bob", "Cy"))
+    with pytest.raises(RoomError, match="yourself"):
+        store.challenge(ann.player_key, "Ann")
+    first = store.challenge(ann.player_key, "cy")
+    assert store.answer_challenge(cy.player_key, first, accept=False) is None
+    second = store.challenge(ann.player_key, "Bob")
+    assert store.lobby(bob.player_key).challenges_to_me[0]["name"] == "Ann"
+    with pytest.raises(RoomError, match="not made to you"):
+        store.answer_challenge(cy.player_key, second, accept=True)
+    table = store.answer_challenge(bob.player_key, second, accept=True, seed=1)
+    keys = [store.claim_seat(p.player_key) for p in (ann, bob)]
+    assert {k.table for k in keys} == {table}
+    play_out(store, [k.seat_key for k in keys])
+    assert store.ask_rematch(keys[0].seat_key) is None  # Bob has not asked yet
+    again = store.ask_rematch(keys[1].seat_key)
+    new_keys = [store.claim_seat(p.player_key) for p in (ann, bob)]
+    assert {k.table for k in new_keys} == {again} and again != table
+    assert {k.seat for k in new_keys} == {0, 1} and new_keys[0].seat != keys[0].seat  # seats turned
+
+
+def test_room_settings_are_checked(store):
+    with pytest.raises(OptionError, match="pairing"):
+        store.create_room("goofspiel", pairing="swiss")
+    with pytest.raises(OptionError, match="cannot play"):
+        store.create_room("raj", bot="match-prize")
+    with pytest.raises(OptionError, match="unknown game"):
+        store.create_room("chess")
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    assert store.update_settings(room.teacher_key, timeout=15).timeout == 15
+    with pytest.raises(OptionError, match="5 to 3600"):
+        store.update_settings(room.teacher_key, timeout=1)
+
+
+@pytest.mark.parametrize("game, options", [
+    ("gops-for-three", {"deals": 1}),
+    ("raj", {}),
+    ("divide-and-conquer", {}),
+    ("goofspiel", {"players": 3, "num_cards": 4, "ties": "carry"}),
+])
+def test_every_kind_of_game_plays_through_the_store(store, game, options):
+    room = store.create_room(game, options, bot="random", auto_pair=False)
+    ann = store.join(room.code, "Ann")
+    store.pair_waiting(room.teacher_key, seed=1)
+    seat = store.claim_seat(ann.player_key)
+    last = play_out(store, [seat.seat_key])
+    assert last.status == "finished"
+    record = store.export(room.teacher_key).records()[0]
+    assert list(replay_record(record).scores()) == list(last.scores)
