@@ -8,13 +8,13 @@ fewer students than the game needs). No table is ever all bots.
 * :func:`round_robin` is the circle method (Berger tables): with ``n``
   students every two of them meet exactly once, in ``n - 1`` rounds (``n``
   rounds when ``n`` is odd: each round one student meets the bot instead).
-  Seats alternate, so each student sits first about half the time. For a
+  Seats are balanced: each student sits first in half the games, give or take one. For a
   game of more than two players, each round cuts the rotated circle into
   groups of that size: the groups change every round, though not every set
   of players meets.
 
 >>> round_robin(["ann", "bob", "cy"], 2)
-[[['ann', None], ['cy', 'bob']], [['cy', 'ann'], [None, 'bob']], [['ann', 'bob'], ['cy', None]]]
+[[['ann', None], ['bob', 'cy']], [['cy', 'ann'], [None, 'bob']], [['ann', 'bob'], ['cy', None]]]
 >>> random_tables(["ann", "bob", "cy"], 2, seed=0)
 [['cy', 'ann'], ['bob', None]]
 """
@@ -71,8 +71,9 @@ def round_robin(players: Sequence[P], size: int = 2) -> list[list[list[P | None]
         order = _circle_order(circle, r)
         if size == 2:
             pairs = [[order[i], order[count - 1 - i]] for i in range(count // 2)]
-            tables = [p if (r + i) % 2 == 0 or None in p else p[::-1] for i, p in enumerate(pairs)]
-            rounds.append([t for t in tables if any(x is not None for x in t)])
+            if r % 2:  # the player who never moves alternates seats; the others alternate by moving round
+                pairs[0].reverse()
+            rounds.append([t for t in pairs if any(x is not None for x in t)])
         else:
             rounds.append(chunk(order, size))
     return rounds
