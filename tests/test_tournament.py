@@ -257,3 +257,32 @@ def test_resuming_a_different_tournament_is_refused(tmp_path):
         Tournament(Goofspiel(num_cards=3), ["random", "match-prize"], games=1, seed=1).run(out=tmp_path)
     with pytest.raises(OptionError, match="seed differ"):
         Tournament(Goofspiel(num_cards=3), ["random", "match-prize"], games=1, seed=2).run(out=tmp_path, resume=True)
+
+
+def test_the_history_stays_whole_across_batches_and_restarts(tmp_path):
+    """Only new turns are sent to a sandbox; a restarted one gets the whole history again."""
+    from gopskit.arena.sandbox import SandboxWorker
+    from gopskit.arena.tables import _deal, _wire_data
+
+    path = tmp_path / "bookkeeper.py"
+    path.write_text(
+        "def strategy(observation):\n"
+        "    me = observation.player\n"
+        "    spent = {turn.bids[me] for turn in observation.history}\n"
+        "    assert len(observation.history) == observation.turn\n"
+        "    assert spent == set(range(1, observation.num_cards + 1)) - set(observation.hand)\n"
+        "    return observation.hand[len(observation.hand) // 2]\n")
+    rules = Goofspiel(num_cards=6)
+    game = _deal(rules, [student_entry(path), bot_entry("random")], 5, "g")
+    sent = []
+    with SandboxWorker(path, FAST) as worker:
+        while not game.state.is_terminal():
+            if game.state.turn == 3:
+                worker._stop()  # as if the process had died: the next batch starts a fresh one
+            assert worker.start()
+            data = _wire_data(game, 0, worker.generation)
+            sent.append((data["history_from"], len(data["history"])))
+            reply = worker.play([("g", 1, data)])["g"]
+            assert reply.ok, reply
+            game.state.apply([reply.move, game.state.legal_moves(1)[0]])
+    assert sent == [(0, 0), (0, 1), (1, 1), (0, 3), (3, 1), (4, 1)]

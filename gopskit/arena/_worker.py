@@ -8,7 +8,9 @@ on two private pipes:
 
 * the parent sends ``marshal`` messages, each prefixed by its 4-byte length:
   first the configuration, then ``{"op": "play", "items": [...]}`` batches
-  (one item per game waiting for this entry's move: ``[key, seed, obs]``),
+  (one item per game waiting for this entry's move: ``[key, seed, obs]``;
+  an observation with ``history_from`` carries only the turns from that
+  index on, the worker keeping the earlier ones of that game),
   ``{"op": "reset"}`` (forget every game) or ``{"op": "quit"}``;
 * the worker answers in lines: a JSON ``{"ready": ...}`` once, then one line
   per item, in the order asked: the move as a number (``7``), ``s`` and a
@@ -334,7 +336,12 @@ class Worker:
         """Play one move; return its reply line (see the module docstring)."""
         game = self.games.get(key)
         if game is None:
-            game = self.games[key] = {"seed": int(seed or 0), "moves": 0, "object": None}
+            game = self.games[key] = {"seed": int(seed or 0), "moves": 0, "object": None, "history": []}
+        if "history_from" in data:  # only the turns not sent before: keep the whole history here
+            history = game["history"]
+            del history[data.pop("history_from"):]
+            history.extend(data["history"])
+            data["history"] = list(history)
         move_seed = game["seed"] * 1_000_003 + game["moves"]
         random.seed(move_seed)
         numpy_random = sys.modules.get("numpy.random")

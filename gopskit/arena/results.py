@@ -280,8 +280,13 @@ def _prize_bid_pairs(games, name):
                 if not isinstance(prizes, list) or not isinstance(bids, list):
                     continue
                 for prize, turn in zip(prizes, bids):
-                    if isinstance(turn, list) and seat < len(turn):
+                    if isinstance(turn, list) and seat < len(turn) and _card(prize) and _card(turn[seat]):
                         yield prize, turn[seat]
+
+
+def _card(value) -> bool:
+    """Plain numbered cards only (other games' records may hold text such as 'A-')."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def describe_profile(profile: dict) -> str:

@@ -113,7 +113,7 @@ class SandboxWorker:
         self.load_error: str | None = None
         self.kind: str | None = None
         self.output, self.output_cut = "", 0
-        self.timeouts, self.restarts = 0, 0
+        self.timeouts, self.restarts, self.generation = 0, 0, 0
         self._waiting: list = []
         self._buffer = b""
 
@@ -137,6 +137,7 @@ class SandboxWorker:
             hello = _json(self._next_line(time.monotonic() + self.limits.load_time_limit + _GRACE_SECONDS + 5))
         if isinstance(hello, dict) and hello.get("ready") is True:
             self.kind, self.load_error = hello.get("kind"), None
+            self.generation += 1
         else:
             self.load_error = _load_problem(hello)
             self._stop()

@@ -52,6 +52,7 @@ class _Game:
     forfeits: list = dataclasses.field(default_factory=list)
     over: bool = False
     history: dict = dataclasses.field(default_factory=dict)  # seat -> (past turns, their data)
+    sent: dict = dataclasses.field(default_factory=dict)  # seat -> (sandbox generation, turns it has)
 
 
 def play_games(rules, entries: Sequence, seeds: Sequence[int], workers: Mapping | None = None,
@@ -122,9 +123,12 @@ def _gather_moves(live, workers) -> dict:
             else:
                 bot_turns.append((game, seat))
     for name, asked in requests.items():
-        items = [(game.number << 3 | seat, game.student_seeds[seat], _wire_data(game, seat)) for game, seat in asked]
-        if name in workers:
-            workers[name].send(items, plain=_plain_items)
+        worker = workers.get(name)
+        generation = worker.generation if worker is not None and worker.start() else None
+        items = [(game.number << 3 | seat, game.student_seeds[seat], _wire_data(game, seat, generation))
+                 for game, seat in asked]
+        if worker is not None:
+            worker.send(items, plain=_plain_items)
     replies = {(game.key, seat): _bot_move(game.bots[seat], game.state.observation(seat)) for game, seat in bot_turns}
     for name, asked in requests.items():
         answers = workers[name].collect() if name in workers else {}
@@ -286,7 +290,7 @@ def _plain(value):
     return _numpy_scalar(value)
 
 
-def _wire_data(game: _Game, seat: int) -> dict:
+def _wire_data(game: _Game, seat: int, generation: int | None = None) -> dict:
     """The observation of ``seat`` as sent to a sandbox (``marshal`` data).
 
     The observation's fields go as they are (marshal sends tuples, numbers,
@@ -296,6 +300,11 @@ def _wire_data(game: _Game, seat: int) -> dict:
     kept per seat and extended (converted afresh if it ever differs). A field
     marshal cannot send (a numpy number, a nested dataclass) makes the whole
     batch go through :func:`_wire` instead (see ``SandboxWorker.send``).
+
+    With ``generation`` (the sandbox process's start count) only the turns
+    that process has not been sent yet go, with ``history_from`` saying where
+    they start; the worker keeps the rest. A restarted process (a new
+    generation) is sent the whole history again.
     """
     observation = game.state.observation(seat)
     try:
@@ -310,6 +319,11 @@ def _wire_data(game: _Game, seat: int) -> dict:
         converted = converted + [_turn_data(turn) for turn in value[len(turns):]]
         game.history[seat] = (value, converted)
         data["history"] = converted
+        if generation is not None:
+            known_generation, known = game.sent.get(seat, (None, 0))
+            start = known if known_generation == generation and known <= len(converted) else 0
+            data["history"], data["history_from"] = converted[start:], start
+            game.sent[seat] = (generation, len(converted))
     return data
 
 
