@@ -240,3 +240,25 @@ def test_the_worker_sees_the_same_data_as_the_bots():
         shown = worker.output
     assert reply.move == 1
     assert eval(shown) == data  # noqa: S307 - our own printed dict
+
+
+def test_the_fence_module_loads_without_gopskit_and_checks_paths():
+    from gopskit.arena import _fence
+
+    fence = _fence.Fence(str(STUDENTS), ())
+    assert fence._allowed(str(STUDENTS / "copycat.py"), write=True)
+    assert not fence._allowed("/etc/passwd", write=False)
+    assert fence._allowed(_fence.sysconfig.get_paths()["stdlib"] + "/json/__init__.py", write=False)
+    assert not fence._allowed(_fence.sysconfig.get_paths()["stdlib"] + "/x.py", write=True)
+    source = pathlib.Path(_fence.__file__).read_text()
+    assert "gopskit" not in "".join(line for line in source.splitlines() if line.startswith(("import", "from")))
+
+
+@pytest.mark.parametrize("module", ["gopskit.arena._fence", "gopskit.arena.sandbox", "gopskit.arena.tables",
+                                    "gopskit.arena.entries", "gopskit.arena.tournament", "gopskit.arena.results",
+                                    "gopskit.viz.tournament"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    assert doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS).failed == 0
