@@ -1,0 +1,83 @@
+"""The teacher's guide and the print-friendly rules sheet: complete, linked, consistent with the engine."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from gopskit.games import available_games
+from gopskit.games.divide_and_conquer import beats
+from gopskit.games.gooseberry_fool import gooseberry
+from gopskit.games.gops_for_three import resolve_bids as gops3_resolve
+from gopskit.games.raj import resolve_bids as raj_resolve
+
+LESSONS = Path(__file__).resolve().parent.parent / "lessons"
+GUIDE = (LESSONS / "README.md").read_text(encoding="utf-8")
+SHEET = (LESSONS / "rules-sheet.html").read_text(encoding="utf-8")
+
+
+def test_guide_links_every_lesson_and_the_rules_sheet():
+    for notebook in sorted(LESSONS.glob("[0-9][0-9]-*.ipynb")):
+        assert f"]({notebook.name})" in GUIDE, f"the guide does not link {notebook.name}"
+    for target in re.findall(r"\]\(([^)#]+)\)", GUIDE):
+        if not target.startswith("http"):
+            assert (LESSONS / target).exists(), f"broken link in lessons/README.md: {target}"
+    assert "](rules-sheet.html)" in GUIDE
+
+
+def test_guide_covers_the_three_ways_to_run_a_class():
+    assert "urlpath=lab/tree/lessons" in GUIDE and "urlpath=voila/tree/notebooks" in GUIDE
+    assert "make serve" in GUIDE and "gopskit serve" in GUIDE
+    assert "JupyterHub" in GUIDE and "default_url" in GUIDE and "GOPSKIT_CLASS_FOLDER" in GUIDE
+
+
+def test_every_lesson_plan_fits_one_period():
+    plans = re.split(r"^### Lesson ", GUIDE, flags=re.M)[1:]
+    assert len(plans) == 5
+    for plan in plans:
+        spans = [tuple(map(int, m)) for m in re.findall(r"^\| (\d+)–(\d+) \|", plan, flags=re.M)]
+        assert spans and spans[0][0] == 0, f"lesson {plan[:2]}: the plan starts at minute 0"
+        assert all(a[1] == b[0] for a, b in zip(spans, spans[1:])), f"lesson {plan[:2]}: gaps in the timings"
+        assert 45 <= spans[-1][1] <= 50, f"lesson {plan[:2]} lasts {spans[-1][1]} minutes"
+
+
+class _Sections(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sections, self.external = [], []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section" and "game" in attrs.get("class", ""):
+            self.sections.append(attrs.get("id"))
+        for key in ("src", "href"):
+            if attrs.get(key, "").startswith(("http:", "https:", "//")):
+                self.external.append(attrs[key])
+        if tag in ("script", "link", "img"):
+            self.external.append(tag)
+
+
+def test_rules_sheet_has_one_printable_page_per_game_and_stands_alone():
+    parser = _Sections()
+    parser.feed(SHEET)
+    assert parser.sections == available_games(), "one section per game, in the kit's order"
+    assert not parser.external, f"the sheet must print offline: {parser.external}"
+    print_css = SHEET[SHEET.index("@media print"):]
+    assert "page-break-after: always" in print_css and "break-after: page" in print_css
+    assert "nav" in print_css and "display: none" in print_css
+
+
+def test_rules_sheet_examples_agree_with_the_engine():
+    assert "the 2 beats 3, 4, 6, 8, 10 and Q" in SHEET
+    assert [c for c in (3, 4, 6, 8, 10, 12) if beats(2, c)] == [3, 4, 6, 8, 10, 12]
+    assert "loses to 2, 3, 4 and 6" in SHEET and all(beats(c, 12) for c in (2, 3, 4, 6))
+    assert "J♠ 9♠ Q♠: the J♠ wins" in SHEET and gooseberry(["JS", "9S", "QS"])[0] == 0
+    assert "Q♥ A♦ 7♥: the A♦ wins" in SHEET and gooseberry(["QH", "AD", "7H"])[0] == 1
+    assert "J♣ 9♠ K♥: the K♥ wins" in SHEET and gooseberry(["JC", "9S", "KH"])[0] == 2
+    assert "+5 with bids 15, 15, 8: the 15s cancel, the 8 takes +5" in SHEET
+    assert raj_resolve([15, 15, 8], highest=True)[0] == 2
+    assert "−3 with bids 12, 7, 7: the 7s cancel, the 12" in SHEET
+    assert raj_resolve([12, 7, 7], highest=False)[0] == 0
+    assert "Two equal bids: the third player takes the prize" in SHEET
+    assert gops3_resolve([9, 9, 4])[0] == 2
