@@ -14,7 +14,6 @@ import resource
 import sys
 from pathlib import Path
 
-from .storage import SolutionFileError, cache_dir, save_solution, solution_filename
 
 
 def register(subparsers) -> None:
@@ -45,7 +44,8 @@ def _opening_line(solution) -> str:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Solve, report and save; return the exit code."""
-    from .exact import check_options, solve_goofspiel
+    from .exact import check_options, solve_goofspiel  # heavy (numba): only when solving
+    from .storage import SolutionFileError, cache_dir, save_solution, solution_filename
 
     check_options(args.cards, args.objective, args.ties)
     out = Path(args.out) if args.out else cache_dir() / solution_filename(args.cards, args.objective, args.ties)
