@@ -46,7 +46,7 @@ CASES = {
         (15, "every point"), (12, "too high"), (2, "too low"), ("8", "should be a number"), (True, "should be a number")]),
     "check_beats_match_prize": ([_beat], [
         (_copy, "draw"), (_crash, "raised AttributeError"), (_stub, "returned None"), (5, "should be a function"),
-        (lambda o: max(o.legal_moves) + 1, "not a card in your hand"), (lambda o: min(o.legal_moves), "you lose")]),
+        (lambda o: max(o.legal_moves) + 1, "not a card in your hand"), (lambda o: min(o.legal_moves), "leads you")]),
     "check_best_reply_points": ([9, 9.0], [
         (15, "forgot the 6"), (21, "every point"), (5, "5-card"), (0, "can be beaten"), (7, "not it"),
         (9.5, "whole number")]),

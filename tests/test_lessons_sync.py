@@ -138,3 +138,13 @@ def test_the_worked_answers_are_stored_as_accepted(teacher):
     for k, cell in enumerate(checks, 1):
         text = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in cell.outputs)
         assert text.startswith(f"Exercise {k}: correct."), f"{teacher.name}, exercise {k}: stored output {text!r}"
+
+
+def test_printed_text_split_by_timing_is_stored_as_one_stream():
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell(f"{sync.CHECK_MARKER}\nprint(1); print(2)")
+    cell.outputs = [nbformat.v4.new_output("stream", text="1\n"), nbformat.v4.new_output("stream", text="2\n"),
+                    nbformat.v4.new_output("stream", name="stderr", text="warning\n")]
+    nb.cells = [cell]
+    outputs = sync.clean_notebook(nb).cells[0].outputs
+    assert [(o.name, o.text) for o in outputs] == [("stdout", "1\n2\n"), ("stderr", "warning\n")]

@@ -103,6 +103,19 @@ def _clean_output(output, count: int):
     return output
 
 
+def _merge_streams(outputs: list) -> list:
+    """Join consecutive pieces of one stream: how printed text is split depends on timing, not on the cell."""
+    merged: list = []
+    for output in outputs:
+        last = merged[-1] if merged else None
+        if (last is not None and output.get("output_type") == "stream" and last.get("output_type") == "stream"
+                and output.get("name") == last.get("name")):
+            last["text"] = "".join(last["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
+
+
 def clean_notebook(nb) -> nbformat.NotebookNode:
     """A copy of ``nb`` in the stored form (see the module docstring)."""
     nb = copy.deepcopy(nb)
@@ -120,7 +133,7 @@ def clean_notebook(nb) -> nbformat.NotebookNode:
             checked = is_checked(cell) and bool(cell.outputs)
             # nbval compares only cells that were run: a checked cell keeps a count (its place among code cells)
             cell.execution_count = count if checked else None
-            cell.outputs = [_clean_output(o, count) for o in cell.outputs] if checked else []
+            cell.outputs = _merge_streams([_clean_output(o, count) for o in cell.outputs]) if checked else []
         if cell.cell_type != "markdown":
             cell.pop("attachments", None)
     return nb

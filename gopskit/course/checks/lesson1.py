@@ -57,12 +57,12 @@ def check_beats_match_prize(strategy):
     row = trial(strategy, ["match-prize"], num_cards=5, games=100, seed=11).rows[0]
     diff = row["mean difference"]
     if diff > 0:
-        return correct(E2, f"you win {diff:.2f} points per game on average against match-prize "
-                           "(the exact best reply wins 5.00: every prize but the 5).")
+        return correct(E2, f"you lead match-prize by {diff:.2f} points per game on average "
+                           "(the exact best reply leads by 5.00: it takes every prize but the 5).")
     if diff == 0:
         return wrong(E2, "every game was a draw: you bid exactly what match-prize bids",
                      "to take prize p you need a card higher than p")
-    return wrong(E2, f"you lose {-diff:.2f} points per game on average against match-prize",
+    return wrong(E2, f"match-prize leads you by {-diff:.2f} points per game on average",
                  "to take prize p you need a card higher than p; when you cannot win, spend your lowest card")
 
 
