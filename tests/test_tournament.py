@@ -286,3 +286,15 @@ def test_the_history_stays_whole_across_batches_and_restarts(tmp_path):
             assert reply.ok, reply
             game.state.apply([reply.move, game.state.legal_moves(1)[0]])
     assert sent == [(0, 0), (0, 1), (1, 1), (0, 3), (3, 1), (4, 1)]
+
+
+def test_every_goofspiel_bot_can_enter():
+    from gopskit.agents import agent_names
+
+    rules = Goofspiel(num_cards=4)
+    results = Tournament(rules, agent_names(rules), games=2, seed=1, processes=1, bot_records=True).run(progress=False)
+    assert not results.forfeits()
+    assert all(replay_record(g["record"]).scores() == g["points"] for g in results.games)
+    if "equilibrium" in results.names:
+        assert results.exploitability["equilibrium"] == pytest.approx(0, abs=1e-6)
+        assert results.exploitability["greedy-high"] > 0

@@ -234,3 +234,39 @@ def test_the_how_to_page_runs(monkeypatch):
     monkeypatch.chdir(root)
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     assert doctest.testfile(str(root / "docs" / "tournaments.md"), module_relative=False, optionflags=flags).failed == 0
+
+
+# ------------------------------------------------------------ properties ---
+@st.composite
+def result_sets(draw):
+    names = ["a", "b", "c", "d"][: draw(st.integers(2, 4))]
+    games = []
+    for _ in range(draw(st.integers(1, 12))):
+        seats = draw(st.permutations(names))[:2]
+        points = [draw(st.integers(0, 15)), draw(st.integers(0, 15))]
+        forfeit = draw(st.sampled_from([None, 0, 1]))
+        if forfeit is not None:
+            points = [15, 15]
+            points[forfeit] = 0
+        winners = [p for p in (0, 1) if points[p] == max(points)]
+        forfeits = [] if forfeit is None else [{"seat": forfeit, "entry": seats[forfeit], "reason": "exception",
+                                                "detail": "x", "turn": 1}]
+        games.append(game(list(seats), points, winners, forfeits=forfeits))
+    return ResultSet("goofspiel", {"num_cards": 5}, 0, 1, [{"name": n} for n in names], games)
+
+
+@settings(max_examples=60, deadline=None)
+@given(results=result_sets())
+def test_result_tables_agree_with_each_other(results):
+    rows = {r["name"]: r for r in results.ranking()}
+    names, matrix = results.head_to_head()
+    assert np.allclose(matrix, -matrix.T, equal_nan=True)
+    assert sum(r["games"] for r in rows.values()) == 2 * len(results.games)
+    for name, row in rows.items():
+        assert row["wins"] + row["draws"] + row["losses"] == row["games"]
+        assert row["forfeits"] <= row["losses"]
+        assert row["opponents_beaten"] == int(np.nansum(matrix[names.index(name)] > 0))
+    means = [r["mean_points"] for r in results.ranking() if r["games"]]
+    assert all(r["mean_points"] is None for r in results.ranking() if not r["games"])
+    assert means == sorted(means, reverse=True)
+    assert ResultSet.from_dict(json.loads(json.dumps(results.to_dict()))).to_dict() == results.to_dict()

@@ -76,7 +76,10 @@ class ResultSet:
         return counts
 
     def ranking(self) -> list[dict]:
-        """One row per entry, best first: by mean points, then wins, then name."""
+        """One row per entry, best first: by mean points, then wins, then name.
+
+        An entry that played no game has ``None`` for its means (JSON ``null``).
+        """
         points, outcomes = self.points(), self.outcomes()
         _, diff = self.head_to_head()
         rows = []
@@ -85,10 +88,10 @@ class ResultSet:
             played = len(p)
             rows.append({
                 "name": name, "kind": info.get("kind", ""), "games": played,
-                "mean_points": float(p.mean()) if played else float("nan"),
-                "sd_points": float(p.std()) if played else float("nan"),
+                "mean_points": float(p.mean()) if played else None,
+                "sd_points": float(p.std()) if played else None,
                 "wins": o["win"], "draws": o["draw"], "losses": o["loss"],
-                "win_rate": o["win"] / played if played else float("nan"),
+                "win_rate": o["win"] / played if played else None,
                 "forfeits": o["forfeit"], "opponents_beaten": int(np.nansum(diff[i] > 0)),
                 "exploitability": self.exploitability.get(name),
             })
@@ -242,7 +245,8 @@ class ResultSet:
         lines = [head, "-" * len(head)]
         for r in self.ranking():
             exploit = "n/a" if r["exploitability"] is None else f"{r['exploitability']:.2f}"
-            lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['games']:>6} {r['mean_points']:>9.2f} "
+            mean = "-" if r["mean_points"] is None else f"{r['mean_points']:.2f}"
+            lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['games']:>6} {mean:>9} "
                          f"{r['wins']:>6} {r['draws']:>6} {r['losses']:>6} {r['forfeits']:>8} "
                          f"{r['opponents_beaten']:>5} {exploit:>8}")
         return "\n".join(lines)

@@ -32,9 +32,10 @@ def ranking_html(results) -> str:
     summary = results.play_summary()
     for r in results.ranking():
         exploit = "n/a" if r["exploitability"] is None else f"{r['exploitability']:.2f}"
+        mean = "&ndash;" if r["mean_points"] is None else f"{r['mean_points']:.2f}"
         rows.append(
             f"<tr><td>{r['rank']}</td><td><b>{html.escape(r['name'])}</b></td><td>{r['kind']}</td>"
-            f"<td>{r['mean_points']:.2f}</td><td>{r['wins']}</td><td>{r['draws']}</td><td>{r['losses']}</td>"
+            f"<td>{mean}</td><td>{r['wins']}</td><td>{r['draws']}</td><td>{r['losses']}</td>"
             f"<td>{r['forfeits']}</td><td>{r['opponents_beaten']}</td><td>{exploit}</td>"
             f"<td style='text-align:left'>{html.escape(summary.get(r['name'], ''))}</td></tr>")
     head = "".join(f"<th>{h}</th>" for h in ("#", "entry", "kind", "mean points", "wins", "draws", "losses",
