@@ -23,8 +23,10 @@ _OUR_FILES = ("tournament.json", "results.json", "games.csv", "ranking.csv", "ta
 
 def register(subparsers) -> None:
     """Add the ``tournament`` subcommand to the ``gopskit`` command."""
-    cmd = subparsers.add_parser("tournament", help="round robin of students' strategy files and bots",
-                                description=__doc__.split("\n\n")[0])
+    cmd = subparsers.add_parser(
+        "tournament", help="round robin of students' strategy files and bots",
+        description="Play every strategy file of FOLDER and the named bots against each other, from every seat; "
+                    "print the checks, the ranking, the forfeits and how each entry bids; save everything in --out.")
     cmd.add_argument("folder", nargs="?", default=None, help="folder of strategy files (*.py); optional with --bots")
     cmd.add_argument("--bots", default="", help="bots to enter, comma separated (e.g. random,match-prize)")
     cmd.add_argument("--game", default="goofspiel", help="the game (default goofspiel)")
@@ -49,6 +51,8 @@ def register(subparsers) -> None:
     cmd.add_argument("--bot-records", action="store_true", help="keep records of bot-only games too (slower)")
     cmd.add_argument("--plots", action="store_true", help="also save the plots as PNG files in --out/plots")
     cmd.add_argument("--check", action="store_true", help="only check the submissions and print the verdicts")
+    cmd.add_argument("--processes", type=int, default=None, help="helper processes (default: one per core, up to 4)")
+    cmd.add_argument("--no-exploitability", action="store_true", help="skip the exploitability column")
     cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     cmd.set_defaults(func=run_tournament)
 
@@ -59,7 +63,8 @@ def run_tournament(args: argparse.Namespace) -> int:
 
     rules = _rules(args)
     tournament = Tournament(rules, _entries(args), games=args.games, seed=args.seed, limits=_limits(args),
-                            seatings=args.seatings, bot_records=args.bot_records)
+                            seatings=args.seatings, bot_records=args.bot_records, processes=args.processes,
+                            exploitability=not args.no_exploitability)
     if args.check:
         checks = tournament.check()
         for check in checks:
