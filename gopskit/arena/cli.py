@@ -149,6 +149,12 @@ def _report(results) -> None:
         print("\nForfeits (the forfeiting entry scores 0, the others the whole hand):")
         for row in forfeits:
             print(f"  {row['entry']}: {row['count']} x {row['reason']} - {row['example']}")
+    printed = [(e["name"], e["output"]) for e in results.entries if e.get("output")]
+    if printed:
+        print("\nPrinted output (kept in results.json):")
+        for name, text in printed:
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            print(f"  {name}: {len(text)} characters, starting {first[:60]!r}")
     notes = {n for n in results.exploitability_notes.values() if n != "exact"}
     if notes and all(v is None for v in results.exploitability.values()):
         print(f"\nExploitability: n/a ({sorted(notes)[0]})")
