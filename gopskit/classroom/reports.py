@@ -106,8 +106,24 @@ def overview(tx: Tx, teacher_key: str, now: float) -> RoomOverview:
     )
 
 
+_DONE_TABLES: dict[tuple[str, int], dict] = {}  # summaries of finished tables never change: keep them
+_DONE_LIMIT = 20_000
+
+
 def table_summary(tx: Tx, table: dict, room: dict) -> dict:
     """One table for the teacher: who sits where, the turn, the scores the players can see."""
+    key = (table["id"], table["version"])
+    if key in _DONE_TABLES:
+        return _DONE_TABLES[key]
+    summary = _summary(tx, table, room)
+    if table["status"] != PLAYING:
+        if len(_DONE_TABLES) >= _DONE_LIMIT:
+            _DONE_TABLES.clear()
+        _DONE_TABLES[key] = summary
+    return summary
+
+
+def _summary(tx: Tx, table: dict, room: dict) -> dict:
     seats = seats_of(tx, table["id"])
     state = table_state(tx, table, room)
     moved = {r["seat"] for r in tx.all("SELECT seat FROM moves WHERE table_id = ? AND ply = ?",

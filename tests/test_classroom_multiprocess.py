@@ -1,0 +1,94 @@
+"""Thirty students in thirty processes play a whole round robin in one room.
+
+Each simulated student (:mod:`gopskit.classroom.simulate`) is its own
+process with its own connection, as each Voila page has its own kernel. The
+teacher (this test) starts the round robin once all have joined, keeps the
+room (as the teacher's page does) and ends it when every round is played.
+Then:
+
+* every one of the 435 games finished;
+* every game record replays through the engine to the scores the store
+  saved when the game ended;
+* every view any student was ever shown equals the observation rebuilt from
+  the *complete* turns before it: no page ever saw a bid early.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from gopskit.classroom import ClassroomStore
+from gopskit.classroom.simulate import StudentLog, observation_hash, run_students
+from gopskit.games import replay_record
+
+pytestmark = pytest.mark.slow
+STUDENTS = 30
+CARDS = 3
+LIMIT = 150.0
+
+
+def _teach(url: str, code: str, key: str, deadline: float) -> None:
+    teacher = ClassroomStore(url)
+    while len(teacher.overview(key).players) < STUDENTS:
+        assert time.time() < deadline, "the students did not all join in time"
+        time.sleep(0.05)
+    assert teacher.start_round_robin(key, seed=7) == STUDENTS - 1
+    while True:
+        assert time.time() < deadline, "the round robin did not finish in time"
+        teacher.keep_room(key)
+        overview = teacher.overview(key)
+        if overview.round == overview.rounds and all(t["status"] == "finished" for t in overview.tables):
+            break
+        time.sleep(0.1)
+    teacher.end_room(key)
+    teacher.close()
+
+
+def test_thirty_students_in_thirty_processes_play_a_round_robin(tmp_path):
+    url = str(tmp_path / "class.sqlite3")
+    setup = ClassroomStore(url)
+    room = setup.create_room("goofspiel", {"num_cards": CARDS}, auto_pair=False, timeout=120, seed=3)
+    setup.close()  # no open connection is carried into the children
+    started = time.time()
+    pool, result = run_students(url, room.code, STUDENTS, tmp_path, poll=0.03, limit=LIMIT)
+    try:
+        _teach(url, room.code, room.teacher_key, started + LIMIT)
+        result.get(timeout=60)
+    finally:
+        pool.terminate()
+        pool.join()
+    elapsed = time.time() - started
+    logs = [StudentLog.load(p) for p in sorted(tmp_path.glob("Student *.json"))]
+    assert len(logs) == STUDENTS and not [e for log in logs for e in log.errors]
+
+    store = ClassroomStore(url)
+    tables = store.db.run(lambda tx: tx.all("SELECT id, status, scores, record FROM game_tables ORDER BY number"))
+    assert len(tables) == STUDENTS * (STUDENTS - 1) // 2
+    assert all(t["status"] == "finished" for t in tables)
+    records = {}
+    for table in tables:
+        record = json.loads(table["record"])
+        assert list(replay_record(record).scores()) == json.loads(table["scores"])
+        records[table["id"]] = record
+    _check_nothing_seen_early(logs, records)
+    made = sum(len(log.moves) for log in logs)
+    assert made == len(tables) * CARDS * 2  # every bid of every game came from a student's own process
+    print(f"\n{len(tables)} games, {made} bids by {STUDENTS} processes in {elapsed:.1f} s")
+
+
+def _check_nothing_seen_early(logs, records) -> None:
+    rules_cache = {}
+    checked = 0
+    for log in logs:
+        for table, ply, seat, status, seen, _at in log.views:
+            record = records[table]
+            key = (table, ply, seat)
+            if key not in rules_cache:
+                partial = {**record, "bids": record["bids"][:ply], "prizes": record["prizes"][:ply + 1]}
+                rules_cache[key] = observation_hash(replay_record(partial).observation(seat).to_dict())
+            assert seen == rules_cache[key], f"{log.name} saw more than the complete turns of table {table} at ply {ply}"
+            checked += 1
+    assert checked >= len(records) * 2
