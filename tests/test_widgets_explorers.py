@@ -98,3 +98,22 @@ def test_learning_explorer_animates_by_frames():
     explorer.frame.value = 1
     assert explorer.status != final and "iteration" in explorer.status
     assert explorer.last_error is None
+
+
+def test_best_response_lines_cross_at_the_equilibrium():
+    # Matching Pennies: against a 50/50 column, both row strategies earn 0; the
+    # column player's lines must cross where the row player mixes 50/50 too.
+    from gopskit.viz.figures import payoff_lines_figure
+
+    A = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    fig = payoff_lines_figure(A, -A, ["H", "T"], ["H", "T"], [0.5, 0.5], [0.5, 0.5])
+    row_ax, col_ax = fig.axes
+    for ax in (row_ax, col_ax):
+        heads, tails = ax.lines[0].get_ydata(), ax.lines[1].get_ydata()
+        assert heads[50] == pytest.approx(tails[50])  # q = 0.5
+    # the column player's "heads" earns -1 when the row plays heads for sure (q = 1)
+    assert col_ax.lines[0].get_ydata()[-1] == pytest.approx(-1.0)
+    B = np.array([[4.0, 1.0], [2.0, 3.0]])  # not symmetric: crossings at 1/2 (row) and 1/4 (column)
+    fig = payoff_lines_figure(B, -B, ["t", "m"], ["l", "c"])
+    left, centre = fig.axes[1].lines[0].get_ydata(), fig.axes[1].lines[1].get_ydata()
+    assert left[25] == pytest.approx(centre[25])

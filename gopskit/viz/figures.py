@@ -15,12 +15,27 @@ from __future__ import annotations
 
 import io
 
+import functools
+
 import numpy as np
+from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from .svg import DASHES, PALETTE
 
 _STYLES = ("-", "--", ":", "-.")
+_PROJECTOR = {"font.size": 12, "axes.titlesize": 13, "axes.labelsize": 12, "legend.fontsize": 11}
+
+
+def _readable(draw):
+    """Build a figure with type large enough for a projector."""
+
+    @functools.wraps(draw)
+    def wrapper(*args, **kwargs):
+        with rc_context(_PROJECTOR):
+            return draw(*args, **kwargs)
+
+    return wrapper
 
 
 def figure_to_svg(fig: Figure) -> str:
@@ -30,6 +45,7 @@ def figure_to_svg(fig: Figure) -> str:
     return buffer.getvalue()
 
 
+@_readable
 def payoff_lines_figure(row_payoffs, col_payoffs, row_labels, col_labels, row_mix=None, col_mix=None) -> Figure:
     """Best-response lines of a game with two strategies on the opposing side.
 
@@ -65,12 +81,13 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
         ax.bar([str(x) for x in own_labels], gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best],
                hatch=None, edgecolor="#333")
         ax.set_xlabel("payoff against the other's equilibrium mix (best responses in blue)")
-    ax.set_title(f"{who}: expected payoff of each strategy")
+    ax.set_title(f"{who}: payoff of each strategy")
     if M.shape[1] == 2:
-        ax.legend(fontsize=9, loc="best")
+        ax.legend(loc="best")
     ax.grid(alpha=0.3)
 
 
+@_readable
 def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optimal bid for each prize") -> Figure:
     """A heat map: rows are bids, columns prizes, cells the chance of the bid (printed in each cell)."""
     P = np.asarray(probabilities, float)
@@ -85,11 +102,12 @@ def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optima
     ax.set_title(title)
     for (i, j), p in np.ndenumerate(P):
         if p >= 0.005:
-            ax.text(j, i, f"{p:.2f}", ha="center", va="center", fontsize=9, color="white" if p < 0.6 else "black")
+            ax.text(j, i, f"{p:.2f}", ha="center", va="center", color="white" if p < 0.6 else "black")
     fig.colorbar(image, ax=ax, label="probability")
     return fig
 
 
+@_readable
 def convergence_figure(iterations, exploitability, strategies=None, labels=None, upto: int | None = None,
                        title: str = "Learning to play") -> Figure:
     """Left: each strategy's probability over the iterations; right: exploitability (log scale).
@@ -113,7 +131,7 @@ def convergence_figure(iterations, exploitability, strategies=None, labels=None,
         axes[0].set_ylim(0, 1)
         axes[0].set_xlabel("iteration")
         axes[0].set_title("row player's mix")
-        axes[0].legend(fontsize=9, loc="upper right")
+        axes[0].legend(loc="upper right")
         axes[0].grid(alpha=0.3)
     ax = axes[-1]
     positive = np.maximum(e[:upto], 1e-12)

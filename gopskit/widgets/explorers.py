@@ -90,7 +90,7 @@ class MatrixExplorer(Explorer):
         self.steps = widgets.IntSlider(value=0, min=0, max=0, description="Steps shown", style=_STYLE)
         self.play = widgets.Play(interval=1200, min=0, max=0)
         widgets.jslink((self.play, "value"), (self.steps, "value"))
-        self.solve_button = widgets.Button(description="Use my matrix", icon="calculator")
+        self.solve_button = widgets.Button(description="Use my matrix", icon="calculator", layout=widgets.Layout(width="auto"))
         self.solve_button.add_class("gopskit-new-game")
         self._table = widgets.HTML()
         self._summary = widgets.HTML()
@@ -144,7 +144,7 @@ class MatrixExplorer(Explorer):
             f"<div>Survivors of dominance: {len(r.rows)} rows × {len(r.cols)} columns</div></div>"
         )
         A = r.payoffs[sorted(r.rows)][:, sorted(r.cols)]
-        fig = payoff_lines_figure(A, -A.T, [rows[i] for i in sorted(r.rows)], [cols[j] for j in sorted(r.cols)],
+        fig = payoff_lines_figure(A, -A, [rows[i] for i in sorted(r.rows)], [cols[j] for j in sorted(r.cols)],
                                   r.row_mix[sorted(r.rows)], r.col_mix[sorted(r.cols)])
         self._picture.value = _svg(fig)
 
