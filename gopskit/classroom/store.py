@@ -95,6 +95,15 @@ class ClassroomStore:
     def overview(self, teacher_key: str) -> reports.RoomOverview:
         return self._read(lambda tx, now: reports.overview(tx, teacher_key, now))
 
+    def fingerprint(self, teacher_key: str) -> tuple:
+        """Numbers that change whenever the teacher's dashboard would (cheap: no game is rebuilt)."""
+        def work(tx, now):
+            room = rooms.teacher_room(tx, teacher_key)
+            tables = tx.one("SELECT COUNT(*) AS n, COALESCE(SUM(version), 0) AS v FROM game_tables WHERE room = ?",
+                            (room["code"],))
+            return room["status"], room["version"], int(tables["n"]), int(tables["v"])
+        return self._read(work)
+
     def update_settings(self, teacher_key: str, **changes) -> rooms.RoomSettings:
         return self._write(lambda tx, now: rooms.update_settings(tx, teacher_key, changes))
 

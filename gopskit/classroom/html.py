@@ -1,0 +1,185 @@
+"""The classroom pages' HTML, as pure functions of the store's views (no ipywidgets).
+
+The apps in :mod:`gopskit.widgets.classroom` put these strings in HTML
+widgets; tests call them directly. Everything a student may be shown comes
+from a :class:`~.reports.Lobby`; the teacher's dashboard from a
+:class:`~.reports.RoomOverview`.
+
+>>> room_code_html("KQ7F3M")
+'<div class="gopskit-room-code" aria-label="room code">KQ7<span>-</span>F3M</div>'
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..errors import GopsError
+from ..games import rules_class
+
+STATE_WORDS = {"waiting": "waiting", "playing": "playing", "away": "away", "left": "left"}
+PAIRING_WORDS = {"random": "random tables", "round-robin": "round robin", "challenge": "challenges"}
+
+CLASSROOM_CSS = """
+.gopskit-room-code { font: 700 64px/1.1 ui-monospace, Menlo, Consolas, monospace; letter-spacing: .12em;
+  color: #1b3a5c; padding: 8px 18px; border: 3px dashed #1b3a5c; border-radius: 12px; display: inline-block; }
+.gopskit-room-code span { color: #999; }
+.gopskit-classroom h2 { margin: 6px 0; }
+.gopskit-people { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; padding: 0; list-style: none; }
+.gopskit-person { border-radius: 14px; padding: 3px 10px; background: #eef2f6; border: 1px solid #c9d3de; }
+.gopskit-person.gopskit-waiting { background: #e6f4ea; border-color: #8cc79b; }
+.gopskit-person.gopskit-playing { background: #e8eefb; border-color: #8ea9e0; }
+.gopskit-person.gopskit-away, .gopskit-person.gopskit-left { opacity: .55; }
+.gopskit-person.gopskit-me { font-weight: 700; }
+.gopskit-tables { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 8px; }
+.gopskit-tablecard { border: 1px solid #c9d3de; border-radius: 8px; padding: 6px 10px; background: #fbfcfd; }
+.gopskit-tablecard.gopskit-finished { background: #f3f3f3; }
+.gopskit-tablecard .gopskit-caption { color: #555; font-size: 90%; }
+.gopskit-tablecard table { width: 100%; border-collapse: collapse; }
+.gopskit-tablecard td { padding: 1px 4px; }
+.gopskit-leaderboard { border-collapse: collapse; }
+.gopskit-leaderboard th, .gopskit-leaderboard td { padding: 3px 10px; border-bottom: 1px solid #ddd; text-align: left; }
+.gopskit-message { margin: 6px 0; }
+"""
+
+
+def style_block() -> str:
+    return f"<style>{CLASSROOM_CSS}</style>"
+
+
+def room_code_html(code: str) -> str:
+    """The room code, large, for the board and the projector (split in two halves to read aloud)."""
+    half = len(code) // 2
+    return (f'<div class="gopskit-room-code" aria-label="room code">{escape(code[:half])}<span>-</span>'
+            f'{escape(code[half:])}</div>')
+
+
+def people_html(players, me: str | None = None) -> str:
+    """The students of a room as chips: name and whether they wait, play or are away."""
+    if not players:
+        return '<div class="gopskit-caption">Nobody has joined yet.</div>'
+    chips = []
+    for p in players:
+        mine = " gopskit-me" if p["name"] == me else ""
+        word = STATE_WORDS.get(p["state"], p["state"])
+        chips.append(f'<li class="gopskit-person gopskit-{escape(p["state"])}{mine}">{escape(p["name"])} '
+                     f'<small>{word}</small></li>')
+    return f'<ul class="gopskit-people">{"".join(chips)}</ul>'
+
+
+def game_line(game: str, options: dict) -> str:
+    """One line naming the game and the options that differ from the game's defaults.
+
+    >>> game_line("goofspiel", {"num_cards": 5, "ties": "discard"})
+    'Goofspiel (num cards 5)'
+    """
+    try:
+        defaults = rules_class(game)().options()
+    except GopsError:
+        defaults = {}
+    shown = [f"{k.replace('_', ' ')} {_word(v)}" for k, v in options.items() if defaults.get(k, object()) != v]
+    title = game.replace("-", " ").capitalize()
+    return f"{title} ({', '.join(shown[:5])})" if shown else title
+
+
+def _word(value) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "none"
+    return "custom" if isinstance(value, (list, tuple)) else str(value)
+
+
+def lobby_html(lobby) -> str:
+    """The student's lobby: the room, who is here, and what happens next."""
+    if lobby.status != "open":
+        next_step = "The teacher has ended this room. Thank you for playing!"
+    elif lobby.table_status == "playing":
+        next_step = "You are playing: your table is below."
+    elif lobby.pairing == "challenge":
+        next_step = "Challenge someone who is waiting, or wait to be challenged."
+    elif lobby.pairing == "round-robin" and lobby.rounds:
+        next_step = f"Round robin: round {lobby.round} of {lobby.rounds}. Your next game starts when every table has finished."
+    else:
+        next_step = "Wait a moment: the teacher will seat you at a table."
+    return (
+        f'<div class="gopskit-classroom"><h2>Room {escape(lobby.room)}</h2>'
+        f'<div class="gopskit-caption">{escape(game_line(lobby.game, lobby.options))} · you are '
+        f'<b>{escape(lobby.me)}</b></div><div class="gopskit-message">{escape(next_step)}</div>'
+        f"{people_html(lobby.players, lobby.me)}</div>"
+    )
+
+
+def table_card_html(table: dict) -> str:
+    """One table on the teacher's dashboard: seats, scores as the players see them, the turn, who is awaited."""
+    scores = table["scores"]
+    rows = []
+    for seat, (name, kind) in enumerate(zip(table["names"], table["kinds"])):
+        score = "?" if scores is None else _number(scores[seat])
+        lead = " <b>★</b>" if table["status"] == "finished" and seat in table["winners"] else ""
+        tag = "" if kind == "student" else f' <small>({"bot" if kind == "bot" else "bot standing in"})</small>'
+        rows.append(f"<tr><td>{escape(name)}{tag}{lead}</td><td>{score}</td></tr>")
+    if table["status"] == "playing":
+        waiting = ", ".join(table["waiting_for"]) or "the reveal"
+        state = f"turn {table['turn'] + 1}, waiting for {escape(waiting)}"
+    else:
+        state = "finished" if table["status"] == "finished" else "stopped when the room ended"
+    return (
+        f'<div class="gopskit-tablecard gopskit-{escape(table["status"])}"><b>Table {table["number"]}</b>'
+        f' <span class="gopskit-caption">round {table["round"]} · {escape(table["origin"])}</span>'
+        f'<table>{"".join(rows)}</table><div class="gopskit-caption">{state}</div></div>'
+    )
+
+
+def tables_html(tables, show_finished: int = 12) -> str:
+    """Every playing table, then the latest finished ones."""
+    playing = [t for t in tables if t["status"] == "playing"]
+    done = [t for t in tables if t["status"] != "playing"][::-1][:show_finished]
+    if not tables:
+        return '<div class="gopskit-caption">No table yet: pair the students.</div>'
+    cards = "".join(table_card_html(t) for t in playing + done)
+    return f'<div class="gopskit-tables">{cards}</div>'
+
+
+def leaderboard_html(rows) -> str:
+    """The leaderboard as a table (place, name, games, wins, points per game)."""
+    if not rows:
+        return '<div class="gopskit-caption">The leaderboard fills as games finish.</div>'
+    body = "".join(
+        f"<tr><td>{r['place']}</td><td>{escape(r['name'])}</td><td>{r['games']}</td>"
+        f"<td>{_number(r['wins'])}</td><td>{r['points_per_game']:.1f}</td></tr>" for r in rows)
+    return ('<table class="gopskit-leaderboard"><thead><tr><th>#</th><th>Name</th><th>Games</th><th>Wins</th>'
+            f"<th>Points per game</th></tr></thead><tbody>{body}</tbody></table>")
+
+
+def overview_html(overview) -> str:
+    """The teacher's dashboard below the buttons: students, tables, leaderboard."""
+    settings = overview.settings
+    pairing = PAIRING_WORDS.get(settings["pairing"], settings["pairing"])
+    rounds = f" · round {overview.round} of {overview.rounds}" if overview.rounds else ""
+    status = "" if overview.status == "open" else " · <b>ended</b>"
+    return (
+        f'<div class="gopskit-classroom"><div class="gopskit-caption">{escape(game_line(overview.game, overview.options))}'
+        f" · {escape(pairing)}{rounds} · bot {escape(str(settings['bot']))} stands in after "
+        f"{_number(settings['timeout'])} s{status}</div>"
+        f"<h3>Students ({len(overview.players)})</h3>{people_html(overview.players)}"
+        f"<h3>Tables</h3>{tables_html(overview.tables)}"
+        f"<h3>Leaderboard</h3>{leaderboard_html(overview.leaderboard)}</div>"
+    )
+
+
+def download_link_html(data: bytes, filename: str) -> str:
+    """A link that saves ``data`` as ``filename`` from the browser (a data URL: no file server needed)."""
+    import base64
+
+    encoded = base64.b64encode(data).decode("ascii")
+    return (f'<a class="gopskit-download" download="{escape(filename)}" '
+            f'href="data:application/zip;base64,{encoded}">Download {escape(filename)}</a>')
+
+
+def _number(value) -> str:
+    value = float(value)
+    return str(int(value)) if value == int(value) else f"{value:.1f}"
+
+
+__all__ = ["download_link_html", "game_line", "leaderboard_html", "lobby_html", "overview_html", "people_html",
+           "room_code_html", "style_block", "table_card_html", "tables_html"]

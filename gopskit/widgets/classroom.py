@@ -1,0 +1,664 @@
+"""The classroom apps: a student's page and the teacher's page (ipywidgets, for Voila).
+
+Each Voila page has its own kernel; the pages of one class meet in the
+store (:class:`~gopskit.classroom.ClassroomStore`). A page polls the store's
+few version numbers every :data:`STUDENT_POLL` seconds and redraws only when
+one changes, so a reveal reaches every screen of a table within about one
+poll. Three parts:
+
+* :class:`SeatBoard` draws one seat's :class:`~gopskit.classroom.gameplay.SeatView`
+  with the game's own view (:mod:`gopskit.widgets.views`): the same table,
+  cards and history as the single-screen boards, the same test hooks
+  (``gopskit-card``, ``gopskit-confirm``, ``gopskit-status``). A click is a
+  move sent to the store, never applied locally.
+* :class:`StudentApp`: name and room code, the lobby, the table, a rematch.
+* :class:`TeacherApp`: make a room, watch every table, pair, end, export.
+
+:class:`BrowserBridge` (an ``anywidget``) keeps the page's key in the
+browser (``sessionStorage``, then ``localStorage``), so a reload resumes the
+same seat, and beats every two seconds while the page is open: the store
+counts a student as present only while their browser beats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import time
+from html import escape
+from pathlib import Path
+
+import ipywidgets as widgets
+import traitlets
+
+from ..agents import agent_names
+from ..classroom import ClassroomStore
+from ..classroom import html as pages
+from ..classroom.db import default_url
+from ..classroom.errors import AccessError
+from ..classroom.pairing import PAIRINGS
+from ..errors import GopsError
+from ..games import available_games, rules_class
+from ..viz.svg import points_chart_svg
+from .assets import style_html
+from .boards import view_for
+from .cards import render_card
+from .panel import option_control, read_control
+from .views.base import final_status, render_history_table, render_summary
+
+STUDENT_POLL = 0.1
+TEACHER_POLL = 0.5
+BEAT_MS = 2000
+NO_BRIDGE_AFTER = 10.0  # seconds without a browser beat before the kernel beats for the page itself
+
+try:
+    import anywidget
+except ImportError:  # pragma: no cover - the kit depends on it; without it pages just do not resume
+    anywidget = None
+
+_BRIDGE_ESM = """
+function read(key) {
+  try { return window.sessionStorage.getItem(key) || window.localStorage.getItem(key) || ""; } catch (e) { return ""; }
+}
+function write(key, value) {
+  try {
+    for (const store of [window.sessionStorage, window.localStorage]) {
+      if (value) { store.setItem(key, value); } else { store.removeItem(key); }
+    }
+  } catch (e) {}
+}
+function render({ model, el }) {
+  el.style.display = "none";
+  const key = model.get("storage_key");
+  if (model.get("to_save")) { write(key, model.get("to_save")); }
+  model.set("saved", read(key));
+  model.set("loaded", true);
+  model.save_changes();
+  model.on("change:to_save", () => write(key, model.get("to_save")));
+  const timer = setInterval(() => { model.set("beats", model.get("beats") + 1); model.save_changes(); },
+                            model.get("every_ms"));
+  return () => clearInterval(timer);
+}
+export default { render };
+"""
+
+
+def make_bridge(storage_key: str):
+    """A :class:`BrowserBridge` for ``storage_key``, or ``None`` without anywidget."""
+    if anywidget is None:
+        return None
+
+    class BrowserBridge(anywidget.AnyWidget):
+        """Keeps one value in the browser's storage and beats while the page is open."""
+
+        _esm = _BRIDGE_ESM
+        storage_key = traitlets.Unicode("").tag(sync=True)
+        saved = traitlets.Unicode("").tag(sync=True)
+        to_save = traitlets.Unicode("").tag(sync=True)
+        loaded = traitlets.Bool(False).tag(sync=True)
+        beats = traitlets.Int(0).tag(sync=True)
+        every_ms = traitlets.Int(BEAT_MS).tag(sync=True)
+
+    return BrowserBridge(storage_key=storage_key)
+
+
+def guarded(method):
+    """Run a callback so that nothing it raises reaches the class: show it on the app's message line."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except GopsError as exc:
+            self.show_message(str(exc), error=True)
+        except Exception as exc:  # a bug: keep the page alive and the error for tests
+            self.last_error = exc
+            self.show_message(f"Something went wrong ({type(exc).__name__}: {exc}).", error=True)
+        return None
+
+    return wrapper
+
+
+class Poller:
+    """Calls ``tick`` every ``every`` seconds on the kernel's event loop (Voila's, or JupyterLab's)."""
+
+    def __init__(self, tick, every: float):
+        self.tick, self.every, self.task = tick, every, None
+
+    def start(self) -> bool:
+        try:
+            loop = asyncio.get_running_loop()  # a kernel runs cells and clicks inside its loop
+        except RuntimeError:
+            return False  # plain Python (tests): call tick() by hand
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self._run())
+        return True
+
+    async def _run(self):
+        while True:
+            self.tick()
+            await asyncio.sleep(self.every)
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+
+# ------------------------------------------------------------------ board ---
+class SeatBoard(widgets.VBox):
+    """One seat of a game that lives in the store; see the module docstring."""
+
+    status = traitlets.Unicode("", help="the status line, as plain text")
+    turn = traitlets.Int(0, help="complete plies so far")
+    finished = traitlets.Bool(False)
+    selected = traitlets.Any(None, allow_none=True)
+
+    def __init__(self, game: str, play):
+        super().__init__()
+        self.view, self._play, self.seat_view, self.last_error = view_for(game), play, None, None
+        self._cards: list = []
+        self._title, self._status, self._table, self._last = (widgets.HTML() for _ in range(4))
+        self._status.add_class("gopskit-status")
+        self._hand, self._summary, self._history = widgets.Box(), widgets.HTML(), widgets.HTML()
+        self._hand.add_class("gopskit-hand")
+        self._confirm = widgets.Button(description="Confirm bid", icon="check", button_style="primary")
+        self._confirm.add_class("gopskit-confirm")
+        self._confirm.on_click(lambda _b: self.confirm())
+        play_area = widgets.VBox([self._last, self._hand, self._confirm])
+        play_area.add_class("gopskit-play")
+        main = widgets.Box([self._table, play_area])
+        main.add_class("gopskit-main")
+        self.children = [self._title, self._status, main, self._summary, self._history]
+        self.add_class("gopskit-board")
+
+    def show(self, seat_view) -> None:
+        """Draw ``seat_view``; a chosen card stays chosen while it is still playable."""
+        self.seat_view = seat_view
+        if not seat_view.my_turn or self.selected not in seat_view.observation["legal_moves"]:
+            self.selected = None
+        self.turn, self.finished = seat_view.ply, seat_view.status != "playing"
+        self._render()
+
+    @guarded
+    def click_card(self, move) -> None:
+        """Choose ``move`` (a click on that card); games without a confirm step play it at once."""
+        seat_view = self._need_turn()
+        if move not in seat_view.observation["legal_moves"]:
+            raise GopsError(f"{move!r} cannot be played now; playable: {', '.join(map(str, seat_view.observation['legal_moves']))}")
+        if self.view.confirm:
+            self.selected = move
+            self._render()
+        else:
+            self._send_move(move)
+
+    @guarded
+    def confirm(self) -> None:
+        """Send the chosen card to the store (the confirm button, or Enter)."""
+        self._need_turn()
+        if self.selected is None:
+            raise GopsError("choose a card first, then confirm")
+        self._send_move(self.selected)
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        self._set_status(text, error)
+
+    def _send_move(self, move) -> None:
+        try:
+            seat_view = self._play(move, self.seat_view.ply)
+        finally:
+            self.selected = None
+        self.show(seat_view)
+
+    def _need_turn(self):
+        if self.seat_view is None or not self.seat_view.my_turn:
+            raise GopsError("it is not your turn now")
+        return self.seat_view
+
+    def names(self) -> list[str]:
+        v = self.seat_view
+        return [f"{n} (you)" if p == v.seat else n + (" (bot standing in)" if k == "stand-in" else "")
+                for p, (n, k) in enumerate(zip(v.names, v.kinds))]
+
+    def _render(self) -> None:
+        v, names = self.seat_view, self.names()
+        plain = list(v.names)
+        self._title.value = (f'<div class="gopskit-title"><span class="gopskit-game">{escape(self.view.title)}</span>'
+                             f'<span class="gopskit-rules-line">Table {v.number}</span></div>')
+        self._table.value = self.view.render_table(v.state, v.seat, names)
+        self._last.value = self.view.render_last(v.state, v.seat, plain)
+        self._history.value = render_history_table(*self.view.history(v.state, v.seat, plain))
+        self._render_hand()
+        self._set_status(self._status_text(plain))
+        if self.finished and v.scores is not None:
+            series = self.view.points_by_turn(v.state)
+            chart = points_chart_svg(series, plain) if len(series[0]) > 1 else ""
+            self._summary.value = render_summary(plain, v.scores, v.winners, chart)
+        else:
+            self._summary.value = ""
+
+    def _status_text(self, names) -> str:
+        v = self.seat_view
+        if v.status == "finished":
+            return final_status(names, v.scores, v.winners)
+        if v.status == "ended":
+            return "The teacher has ended the room: this game stops here."
+        waiting = " and ".join(names[p] for p in v.waiting_for if p != v.seat) or "the others"
+        if v.my_move is not None:
+            return f"You played {self._label(v.my_move)}. Waiting for {waiting}…"
+        if not v.my_turn:
+            return f"Waiting for {waiting}…"
+        if self.selected is not None:
+            return f"You chose {self._label(self.selected)}. Confirm (Enter), or pick another card."
+        return self.view.prompt(v.state, v.seat, [f"{n}" for n in names])
+
+    def _label(self, move) -> str:
+        return next((c.rank for c in self._cards if c.move == move), str(move))
+
+    def _render_hand(self) -> None:
+        v = self.seat_view
+        self._cards = self.view.hand(v.state, v.seat) if v.status == "playing" else []
+        slots = []
+        for card in self._cards:
+            chosen = card.move in (self.selected, v.my_move)
+            face = widgets.HTML(render_card(card.rank, card.suit, size="large", classes="gopskit-selected" if chosen else ""))
+            button = widgets.Button(description="", tooltip=f"Play {card.rank}",
+                                    disabled=not (v.my_turn and card.legal),
+                                    layout=widgets.Layout(width="100%", height="100%"))
+            button.add_class("gopskit-card")
+            if card.key and v.my_turn:
+                button.add_class(f"gopskit-key-{card.key}")
+            button.on_click(lambda _b, m=card.move: self.click_card(m))
+            box = widgets.Box([face, button])
+            box.add_class("gopskit-slot")
+            slots.append(box)
+        self._hand.children = slots
+        self._confirm.layout.display = None if self.view.confirm and v.my_turn else "none"
+        self._confirm.disabled = self.selected is None
+
+    def _set_status(self, text: str, error: bool = False) -> None:
+        self.status = text
+        cls = "gopskit-status-text gopskit-error" if error else "gopskit-status-text"
+        self._status.value = f'<div class="{cls}" aria-live="polite">{escape(text)}</div>'
+
+
+# ---------------------------------------------------------------- student ---
+def _button(label: str, css: str, style: str = "", icon: str = "") -> widgets.Button:
+    button = widgets.Button(description=label, button_style=style, icon=icon, layout=widgets.Layout(width="auto"))
+    button.add_class(css)
+    return button
+
+
+class StudentApp(widgets.VBox):
+    """A student's page: join with a name and the room code, wait, play, ask for a rematch.
+
+    ``phase`` is ``"join"``, ``"lobby"``, ``"table"`` or ``"ended"``. The
+    store opens on the first join (``url``: see :func:`~gopskit.classroom.db.default_url`).
+    """
+
+    phase = traitlets.Unicode("join")
+
+    def __init__(self, url: str | None = None, store: ClassroomStore | None = None, poll: float = STUDENT_POLL,
+                 bridge: bool = True):
+        super().__init__()
+        self.url, self.store, self.last_error = url, store, None
+        self.player_key = self.room = self.seat = None
+        self._seen: dict = {}
+        self._timers = {"beat": time.monotonic(), "keep": 0.0, "lobby": 0.0, "browser": None}
+        self.poller = Poller(self.tick, poll)
+        self._name = widgets.Text(placeholder="your name", description="Name")
+        self._name.add_class("gopskit-name-input")
+        self._code = widgets.Text(placeholder="e.g. KQ7-F3M", description="Room code")
+        self._code.add_class("gopskit-code-input")
+        join = _button("Join", "gopskit-join", "primary", "sign-in")
+        join.on_click(lambda _b: self.join(self._name.value, self._code.value))
+        self._join_box = widgets.VBox([widgets.HTML("<h2>Join your class</h2>"), self._name, self._code, join])
+        self._message, self._lobby, self._challenges = widgets.HTML(), widgets.HTML(), widgets.VBox()
+        self._message.add_class("gopskit-message")
+        self._board_box, self._after = widgets.VBox(), widgets.HBox()
+        self.board: SeatBoard | None = None
+        self.bridge = make_bridge("gopskit-classroom-student") if bridge else None
+        extra = [self.bridge] if self.bridge is not None else []
+        if self.bridge is not None:
+            self.bridge.observe(self._browser_loaded, "loaded")
+            self.bridge.observe(self._browser_beat, "beats")
+        self.children = [widgets.HTML(style_html() + pages.style_block()), self._message, self._join_box,
+                         self._lobby, self._challenges, self._board_box, self._after] + extra
+        self.add_class("gopskit-classroom-app")
+
+    # -- joining -------------------------------------------------------------
+    def _open(self) -> ClassroomStore:
+        if self.store is None:
+            self.store = ClassroomStore(self.url)
+        return self.store
+
+    @guarded
+    def join(self, name: str, code: str) -> None:
+        """Join the room; the page keeps the student's key (in the browser too)."""
+        keys = self._open().join(code, name)
+        self._enter(keys.player_key, keys.room)
+        self.show_message(f"Welcome, {keys.name}! You are in room {keys.room}.")
+
+    @guarded
+    def resume(self, player_key: str) -> None:
+        """Take up the student's place again (a reloaded page): same room, same seat."""
+        lobby = self._open().lobby(player_key)
+        self._enter(player_key, lobby.room)
+        self.show_message(f"Welcome back, {lobby.me}.")
+
+    def _enter(self, player_key: str, room: str) -> None:
+        self.player_key, self.room, self.phase = player_key, room, "lobby"
+        self._join_box.layout.display = "none"
+        if self.bridge is not None:
+            self.bridge.to_save = json.dumps({"room": room, "player_key": player_key, "store": self._store_name()})
+        self.store.heartbeat(player_key)
+        self.tick()
+        self.poller.start()
+
+    def _store_name(self) -> str:
+        return self.url or default_url()
+
+    def _browser_loaded(self, change) -> None:
+        self._timers["browser"] = time.monotonic()
+        saved = self.bridge.saved
+        if self.player_key is None and saved:
+            data = json.loads(saved)
+            if data.get("store") == self._store_name():
+                self.resume(data["player_key"])
+
+    def _browser_beat(self, _change) -> None:
+        self._timers["browser"] = time.monotonic()
+        if self.player_key is not None and self.phase != "ended":
+            self._beat()
+
+    @guarded
+    def _beat(self) -> None:
+        self.store.heartbeat(self.player_key)
+        self._timers["beat"] = time.monotonic()
+
+    # -- the loop --------------------------------------------------------------
+    @guarded
+    def tick(self) -> None:
+        """One look at the store: redraw what changed, play on, keep the room moving."""
+        if self.player_key is None:
+            return
+        pulse = self.store.pulse(self.player_key)
+        now = time.monotonic()
+        if pulse.room_status != "open":
+            self._room_ended()
+        elif pulse.table and (pulse.table_status == "playing" or pulse.table == self._seen.get("table")):
+            self._at_table(pulse, now)
+        elif now - self._timers["keep"] > 1.0:
+            self.store.keep_schedule(self.player_key)
+            self._timers["keep"] = now
+        if pulse.room_version != self._seen.get("room") or now - self._timers["lobby"] > 2.0:
+            self._refresh_lobby()
+            self._seen["room"], self._timers["lobby"] = pulse.room_version, now
+        browser = self._timers["browser"]
+        if (browser is None or now - browser > NO_BRIDGE_AFTER) and now - self._timers["beat"] > BEAT_MS / 1000:
+            self._beat()  # no browser bridge (a plain kernel): the kernel vouches for the page itself
+
+    def _at_table(self, pulse, now: float) -> None:
+        if pulse.table != self._seen.get("table"):
+            self.seat = self.store.claim_seat(self.player_key, pulse.table)
+            self._seen.update(table=pulse.table, version=None)
+            self.board = SeatBoard(self._lobby_game, self._play)
+            self._board_box.children = [self.board]
+            self.phase = "table"
+        if pulse.table_version != self._seen.get("version"):
+            self._redraw()
+        if pulse.table_status == "playing" and now - self._timers["keep"] > 2.0:
+            self.store.keep_table(self.seat.seat_key)
+            self._timers["keep"] = now
+
+    def _redraw(self) -> None:
+        try:
+            view = self.store.seat_view(self.seat.seat_key)
+        except AccessError:
+            self.poller.stop()
+            raise AccessError("this seat is now played from another page or tab; reload this page to take it back")
+        self.board.show(view)
+        self._seen["version"] = view.version
+        self._after_game(view)
+
+    def _play(self, move, ply):
+        view = self.store.submit(self.seat.seat_key, move, ply)
+        self._seen["version"] = view.version
+        self._after_game(view)
+        return view
+
+    def _after_game(self, view) -> None:
+        if view.status == "playing":
+            self._after.children = []
+            return
+        rematch = _button("Rematch", "gopskit-rematch", "success", "repeat")
+        rematch.on_click(lambda _b: self.ask_rematch())
+        back = _button("Back to the lobby", "gopskit-back", "", "arrow-left")
+        back.on_click(lambda _b: self.back_to_lobby())
+        asked = view.seat in view.rematch
+        rematch.disabled = asked
+        self._after.children = [rematch, back] if self._lobby_pairing != "round-robin" else [back]
+
+    @guarded
+    def ask_rematch(self) -> None:
+        table = self.store.ask_rematch(self.seat.seat_key)
+        self.show_message("A new game is starting." if table else "Rematch asked: waiting for the others to agree.")
+        self.tick()
+
+    def back_to_lobby(self) -> None:
+        self._board_box.children, self._after.children, self.phase = [], [], "lobby"
+
+    def _room_ended(self) -> None:
+        if self.phase != "ended":
+            self.phase = "ended"
+            self.poller.stop()
+            self._refresh_lobby()
+            if self.board is not None and self.seat is not None:
+                self._redraw()
+            self.show_message("The teacher has ended this room. Thank you for playing!")
+
+    # -- the lobby -------------------------------------------------------------
+    @property
+    def _lobby_game(self) -> str:
+        return self._seen.get("game", "goofspiel")
+
+    @property
+    def _lobby_pairing(self) -> str:
+        return self._seen.get("pairing", "random")
+
+    def _refresh_lobby(self) -> None:
+        lobby = self.store.lobby(self.player_key)
+        self._seen.update(game=lobby.game, pairing=lobby.pairing)
+        self._lobby.value = pages.lobby_html(lobby)
+        rows = []
+        for challenge in lobby.challenges_to_me:
+            yes, no = _button("Accept", "gopskit-accept", "success"), _button("Decline", "gopskit-decline")
+            yes.on_click(lambda _b, c=challenge["id"]: self.answer(c, True))
+            no.on_click(lambda _b, c=challenge["id"]: self.answer(c, False))
+            rows.append(widgets.HBox([widgets.HTML(f"<b>{escape(challenge['name'])}</b> challenges you."), yes, no]))
+        waiting = [p["name"] for p in lobby.players if p["state"] == "waiting" and p["name"] != lobby.me]
+        if lobby.status == "open" and lobby.pairing == "challenge" and waiting:
+            pick = widgets.Dropdown(options=waiting, description="Challenge")
+            go = _button("Send challenge", "gopskit-challenge", "primary")
+            go.on_click(lambda _b: self.challenge(pick.value))
+            rows.append(widgets.HBox([pick, go]))
+        self._challenges.children = rows
+
+    @guarded
+    def challenge(self, name: str) -> None:
+        self.store.challenge(self.player_key, name)
+        self.show_message(f"Challenge sent to {name}.")
+
+    @guarded
+    def answer(self, challenge_id: str, accept: bool) -> None:
+        self.store.answer_challenge(self.player_key, challenge_id, accept)
+        self.tick()
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        cls = "gopskit-error" if error else "gopskit-caption"
+        self._message.value = f'<div class="{cls}" aria-live="polite">{escape(text)}</div>'
+        if error and self.board is not None:
+            self.board.show_message(text, error=True)
+
+
+# ---------------------------------------------------------------- teacher ---
+class TeacherApp(widgets.VBox):
+    """The teacher's page: make a room, watch it live, pair the class, end it, export it."""
+
+    def __init__(self, url: str | None = None, store: ClassroomStore | None = None, poll: float = TEACHER_POLL,
+                 bridge: bool = True, export_folder=None):
+        super().__init__()
+        self.url, self.store, self.last_error, self.teacher_key, self.code = url, store, None, None, None
+        self.export_folder = Path(export_folder) if export_folder else None
+        self.poller, self._fingerprint, self._shown_at = Poller(self.tick, poll), None, 0.0
+        self._game = widgets.Dropdown(options=available_games(), value="goofspiel", description="Game")
+        self._options_box, self._controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap")), {}
+        self._pairing = widgets.Dropdown(options=list(PAIRINGS), value="random", description="Pairing")
+        self._bot = widgets.Dropdown(description="Bot")
+        self._timeout = widgets.BoundedIntText(value=60, min=5, max=3600, description="Away after (s)")
+        self._auto = widgets.Checkbox(value=True, description="Seat students as they arrive", indent=False)
+        create = _button("Open the room", "gopskit-create-room", "primary", "door-open")
+        create.on_click(lambda _b: self.create())
+        self._game.observe(lambda _c: self._game_changed(), "value")
+        self._form = widgets.VBox([widgets.HTML("<h2>Open a room</h2>"), self._game, self._options_box,
+                                   widgets.HBox([self._pairing, self._bot]), widgets.HBox([self._timeout, self._auto]),
+                                   create])
+        self._code_html, self._dashboard, self._message, self._download = (widgets.HTML() for _ in range(4))
+        self._message.add_class("gopskit-message")
+        buttons = [("Seat waiting students", "gopskit-pair", self.pair), ("Start round robin", "gopskit-round-robin",
+                   self.round_robin), ("Export", "gopskit-export", self.export), ("End room", "gopskit-end-room", self.end)]
+        self._actions = widgets.HBox([self._action(label, css, call) for label, css, call in buttons])
+        self._room_box = widgets.VBox([self._code_html, self._actions, self._download, self._dashboard])
+        self._room_box.layout.display = "none"
+        self.bridge = make_bridge("gopskit-classroom-teacher") if bridge else None
+        if self.bridge is not None:
+            self.bridge.observe(self._browser_loaded, "loaded")
+        self.children = [widgets.HTML(style_html() + pages.style_block()), self._message, self._form,
+                         self._room_box] + ([self.bridge] if self.bridge is not None else [])
+        self._game_changed()
+        self.add_class("gopskit-classroom-app")
+
+    def _action(self, label, css, call) -> widgets.Button:
+        button = _button(label, css, "danger" if css == "gopskit-end-room" else "")
+        button.on_click(lambda _b: call())
+        return button
+
+    def _game_changed(self) -> None:
+        view, cls = view_for(self._game.value), rules_class(self._game.value)
+        defaults = {**cls().options(), **view.app_options}
+        specs = [s for s in view.option_specs(cls) if s.name in cls.option_names()]
+        self._controls = {s.name: (s, option_control(s, defaults.get(s.name))) for s in specs}
+        self._options_box.children = [c for _s, c in self._controls.values()]
+        bots = agent_names(cls.from_options(view.app_options))
+        self._bot.options = bots
+        self._bot.value = next((b for b in view.bot_preference if b in bots), bots[0])
+
+    def options(self) -> dict:
+        return {name: read_control(spec, control) for name, (spec, control) in self._controls.items()}
+
+    def _open(self) -> ClassroomStore:
+        if self.store is None:
+            self.store = ClassroomStore(self.url)
+        return self.store
+
+    @guarded
+    def create(self) -> None:
+        """Open a room with the form's game, options and settings; show its code."""
+        room = self._open().create_room(self._game.value, self.options(), pairing=self._pairing.value,
+                                        bot=self._bot.value, timeout=self._timeout.value, auto_pair=self._auto.value)
+        self._enter(room.teacher_key)
+
+    @guarded
+    def reopen(self, teacher_key: str) -> None:
+        """Run a room again from its teacher key (a reloaded page, or another machine)."""
+        self._open().overview(teacher_key)
+        self._enter(teacher_key)
+
+    def _enter(self, teacher_key: str) -> None:
+        self.teacher_key = teacher_key
+        overview = self.store.overview(teacher_key)
+        self.code = overview.code
+        if self.bridge is not None:
+            self.bridge.to_save = json.dumps({"teacher_key": teacher_key, "store": self.url or default_url()})
+        self._form.layout.display, self._room_box.layout.display = "none", None
+        self._code_html.value = (f'<div class="gopskit-classroom"><div>Students open <b>classroom</b> and type the code:'
+                                 f"</div>{pages.room_code_html(overview.code)}</div>")
+        self._show(overview)
+        self.poller.start()
+
+    def _browser_loaded(self, _change) -> None:
+        saved = self.bridge.saved
+        if self.teacher_key is None and saved:
+            data = json.loads(saved)
+            if data.get("store") == (self.url or default_url()):
+                self.reopen(data["teacher_key"])
+
+    @guarded
+    def tick(self) -> None:
+        """Chores (stand-ins, auto-pairing, next round), then redraw if anything changed."""
+        if self.teacher_key is None:
+            return
+        self.store.keep_room(self.teacher_key)
+        mark = self.store.fingerprint(self.teacher_key)
+        if mark != self._fingerprint or time.monotonic() - self._shown_at > 3.0:
+            self._show(self.store.overview(self.teacher_key))
+            self._fingerprint = mark
+        if mark[0] != "open":
+            self.poller.stop()
+
+    def _show(self, overview) -> None:
+        self.overview = overview
+        self._dashboard.value = pages.overview_html(overview)
+        self._shown_at = time.monotonic()
+
+    @guarded
+    def pair(self) -> None:
+        tables = self.store.pair_waiting(self.teacher_key)
+        self.show_message(f"{len(tables)} new table(s)." if tables else "Nobody is waiting.")
+        self.tick()
+
+    @guarded
+    def round_robin(self) -> None:
+        rounds = self.store.start_round_robin(self.teacher_key)
+        self.show_message(f"Round robin planned: {rounds} rounds. Each starts when every table has finished.")
+        self.tick()
+
+    @guarded
+    def end(self) -> None:
+        """End the room (a second click within ten seconds confirms)."""
+        if time.monotonic() - getattr(self, "_end_asked", -99.0) > 10.0:
+            self._end_asked = time.monotonic()
+            self.show_message("Click “End room” again to end it: unfinished games stop where they are.")
+            return
+        stopped = self.store.end_room(self.teacher_key)
+        self.show_message(f"The room has ended ({stopped} unfinished game(s) stopped). Export it to keep everything.")
+        self.tick()
+
+    @guarded
+    def export(self):
+        """Write the room's export (records, bids.csv) and offer it as a download; returns its path."""
+        data = self.store.export(self.teacher_key)
+        folder = self.export_folder or Path(default_url()).parent / "exports"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = data.write(folder)
+        self._download.value = pages.download_link_html(data.zip_bytes(), path.name) + f" <small>(also saved as {escape(str(path))})</small>"
+        self.show_message(f"Exported {len(data.tables)} game(s) and {len(data.bids)} moves.")
+        return path
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        cls = "gopskit-error" if error else "gopskit-caption"
+        self._message.value = f'<div class="{cls}" aria-live="polite">{escape(text)}</div>'
+
+
+def student_app(url: str | None = None) -> StudentApp:
+    """The student's page (``notebooks/classroom.ipynb``)."""
+    return StudentApp(url)
+
+
+def teacher_app(url: str | None = None) -> TeacherApp:
+    """The teacher's page (``notebooks/classroom-teacher.ipynb``)."""
+    return TeacherApp(url)
+
+
+__all__ = ["SeatBoard", "StudentApp", "TeacherApp", "make_bridge", "student_app", "teacher_app"]
