@@ -17,7 +17,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from scipy.optimize import linprog
 
 from ..games.divide_and_conquer import beats
 from . import register
@@ -116,6 +115,8 @@ def _pure_saddle(matrix: np.ndarray) -> int | None:
 
 def _solve_matrix(matrix: np.ndarray) -> tuple[float, tuple[float, ...]]:
     """Value and optimal mix of the row player of a zero-sum matrix game, by linear programming."""
+    from scipy.optimize import linprog  # loaded on first use: listing the bots stays fast
+
     n, m = matrix.shape
     cost = np.zeros(n + 1)
     cost[-1] = -1.0  # maximise v

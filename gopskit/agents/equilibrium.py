@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..solvers._exact_lp import matrix_game
 from . import register
 from .base import Agent
 
@@ -165,6 +164,8 @@ class EquilibriumBot(Agent):
             return solution.policy(**pos)
         if len(pos["hand"]) <= self.endgame_cards:
             return self._endgame(pos, obs.ties).policy(**{**pos, "lead": 0})
+        from ..solvers._exact_lp import matrix_game  # numba: loaded on first use, not when bots are listed
+
         M = lookahead_matrix(pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"], obs.ties == "carry")
         _value, x, _y = matrix_game(M)
         x = np.where(x < 1e-12, 0.0, x)
