@@ -4,6 +4,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8866
+JOBS ?= 2
 BIN := $(VENV)/bin
 
 .PHONY: serve test setup setup-dev browser clean
@@ -12,7 +13,7 @@ serve: $(VENV)/.installed
 	$(BIN)/gopskit serve --port $(PORT)
 
 test: $(VENV)/.installed-dev browser
-	$(BIN)/python -m pytest $(wildcard tests lessons notebooks) --nbval-lax -p no:cacheprovider $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(wildcard tests lessons notebooks) --nbval-lax -p no:cacheprovider -n $(JOBS) --dist loadfile $(PYTEST_ARGS)
 
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
