@@ -267,6 +267,18 @@ def test_auto_pairing_seats_students_as_they_arrive(store):
     assert store.claim_seat(ann.player_key) is not None
 
 
+def test_auto_pairing_lets_students_read_their_result_first(store, clock):
+    room = store.create_room("goofspiel", {"num_cards": 2}, auto_pair=True)
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    assert store.keep_schedule(ann.player_key)["paired"] == 1
+    play_out(store, [store.claim_seat(p.player_key).seat_key for p in (ann, bob)])
+    clock.advance(10)
+    assert store.keep_schedule(ann.player_key)["paired"] == 0  # 10 s after the game: still reading
+    clock.advance(6)
+    assert store.keep_schedule(ann.player_key)["paired"] == 1  # 16 s: the next pairing
+    assert store.pair_waiting(room.teacher_key) == []  # the teacher's button finds nobody left waiting
+
+
 def test_challenges_and_rematches(store):
     room = store.create_room("goofspiel", {"num_cards": 2}, pairing="challenge", auto_pair=False)
     ann, bob, cy = (store.join(room.code, n) for n in ("Ann", "Bob", "Cy"))

@@ -125,9 +125,15 @@ def table_card_html(table: dict) -> str:
         state = "finished" if table["status"] == "finished" else "stopped when the room ended"
     return (
         f'<div class="gopskit-tablecard gopskit-{escape(table["status"])}"><b>Table {table["number"]}</b>'
-        f' <span class="gopskit-caption">round {table["round"]} · {escape(table["origin"])}</span>'
+        f' <span class="gopskit-caption">{_origin(table)}</span>'
         f'<table>{"".join(rows)}</table><div class="gopskit-caption">{state}</div></div>'
     )
+
+
+def _origin(table: dict) -> str:
+    words = {"random": "random table", "round-robin": "round robin", "challenge": "challenge", "rematch": "rematch"}
+    word = words.get(table["origin"], table["origin"])
+    return escape(f"round {table['round']} · {word}" if table["round"] else word)
 
 
 def tables_html(tables, show_finished: int = 12) -> str:

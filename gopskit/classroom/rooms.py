@@ -34,6 +34,7 @@ from .pairing import PAIRINGS, random_tables, round_robin
 from .tokens import hash_key, new_id, new_key, new_room_code, normal_code
 
 MAX_NAME = 24
+AUTO_PAIR_REST = 15.0  # seconds after a game before auto-pairing seats a student again (a rematch fits in)
 PREFERRED_BOTS = ("match-prize", "gops3-proportional", "throps-greedy", "gooseberry-middler", "dc-greedy",
                   "raj-proportional", "random")
 
@@ -202,12 +203,20 @@ def claim_seat(tx: Tx, player_key: str, table_id: str) -> tuple[int, str]:
     return seat["seat"], seat_key
 
 
-def waiting_players(tx: Tx, code: str, present_since: float | None = None) -> list[dict]:
-    """Active students of the room with no unfinished table (seen since ``present_since``, if given)."""
-    rows = tx.all("SELECT p.id, p.name, p.last_seen FROM players p WHERE p.room = ? AND p.status = 'active' "
-                  "AND NOT EXISTS (SELECT 1 FROM seats s JOIN game_tables t ON t.id = s.table_id "
-                  "WHERE s.player = p.id AND t.status = ?) ORDER BY p.joined_at, p.id", (code, PLAYING))
-    return [r for r in rows if present_since is None or r["last_seen"] >= present_since]
+def waiting_players(tx: Tx, code: str, present_since: float | None = None, rested_since: float | None = None) -> list[dict]:
+    """Active students of the room with no unfinished table.
+
+    ``present_since``: only those seen since then; ``rested_since``: only
+    those whose last game ended before then (time to read the result, or ask
+    for a rematch, before auto-pairing seats them again).
+    """
+    rows = tx.all("SELECT p.id, p.name, p.last_seen, (SELECT MAX(t.finished_at) FROM seats s JOIN game_tables t "
+                  "ON t.id = s.table_id WHERE s.player = p.id) AS last_game FROM players p "
+                  "WHERE p.room = ? AND p.status = 'active' AND NOT EXISTS (SELECT 1 FROM seats s "
+                  "JOIN game_tables t ON t.id = s.table_id WHERE s.player = p.id AND t.status = ?) "
+                  "ORDER BY p.joined_at, p.id", (code, PLAYING))
+    return [r for r in rows if (present_since is None or r["last_seen"] >= present_since)
+            and (rested_since is None or r["last_game"] is None or r["last_game"] <= rested_since)]
 
 
 # --------------------------------------------------------------- tables ---
@@ -232,11 +241,14 @@ def seat_tables(tx: Tx, room: dict, tables: list, origin: str, round_number: int
     return [create_table(tx, room, seating, origin, round_number, int(rng.integers(2**62)), now) for seating in tables]
 
 
-def pair_waiting(tx: Tx, room: dict, now: float, fill_with_bots: bool, seed=None) -> list[str]:
-    """Shuffle the waiting, present students into tables; a short last table gets bots (or waits)."""
+def pair_waiting(tx: Tx, room: dict, now: float, fill_with_bots: bool, seed=None, rest: float = 0.0) -> list[str]:
+    """Shuffle the waiting, present students into tables; a short last table gets bots (or waits).
+
+    ``rest``: leave out students whose last game ended less than this many seconds ago.
+    """
     settings = settings_of(room)
     size = rules_for(room["game"], room["options"]).num_players
-    waiting = [p["id"] for p in waiting_players(tx, room["code"], now - settings.timeout)]
+    waiting = [p["id"] for p in waiting_players(tx, room["code"], now - settings.timeout, now - rest)]
     rng = np.random.default_rng(seed)
     tables = random_tables(waiting, size, rng)
     if not fill_with_bots:
@@ -305,11 +317,15 @@ def ask_rematch(tx: Tx, seat: dict, now: float, seed=None) -> str | None:
 
 
 def auto_pair(tx: Tx, room: dict, now: float) -> list[str]:
-    """In a random-pairing room with ``auto_pair`` on, seat waiting students in full tables."""
+    """In a random-pairing room with ``auto_pair`` on, seat waiting students in full tables.
+
+    A student who just finished a game waits :data:`AUTO_PAIR_REST` seconds
+    first: time to read the result and to ask for a rematch.
+    """
     settings = settings_of(room)
     if room["status"] != "open" or settings.pairing != "random" or not settings.auto_pair:
         return []
-    return pair_waiting(tx, room, now, fill_with_bots=False)
+    return pair_waiting(tx, room, now, fill_with_bots=False, rest=AUTO_PAIR_REST)
 
 
 __all__ = ["RoomSettings", "ask_rematch", "auto_pair", "claim_seat", "create_room", "create_table",

@@ -50,6 +50,7 @@ from .views.base import final_status, render_history_table, render_summary
 STUDENT_POLL = 0.1
 TEACHER_POLL = 0.5
 BEAT_MS = 2000
+RESULT_SECONDS = 6.0  # a finished game stays on screen at least this long before the next one replaces it
 NO_BRIDGE_AFTER = 10.0  # seconds without a browser beat before the kernel beats for the page itself
 
 try:
@@ -401,6 +402,10 @@ class StudentApp(widgets.VBox):
 
     def _at_table(self, pulse, now: float) -> None:
         if pulse.table != self._seen.get("table"):
+            done = self._seen.get("finished")
+            if done and done[0] == self._seen.get("table") and now - done[1] < RESULT_SECONDS:
+                self.show_message("Your next game is ready: it starts in a moment.")
+                return  # let the student read the result first
             self.seat = self.store.claim_seat(self.player_key, pulse.table)
             self._seen.update(table=pulse.table, version=None)
             self.board = SeatBoard(self._lobby_game, self._play)
@@ -432,6 +437,8 @@ class StudentApp(widgets.VBox):
         if view.status == "playing":
             self._after.children = []
             return
+        if (self._seen.get("finished") or (None,))[0] != view.table:
+            self._seen["finished"] = (view.table, time.monotonic())
         rematch = _button("Rematch", "gopskit-rematch", "success", "repeat")
         rematch.on_click(lambda _b: self.ask_rematch())
         back = _button("Back to the lobby", "gopskit-back", "", "arrow-left")
