@@ -1,0 +1,204 @@
+"""After class: how did the students bid, next to the equilibrium and the bots?
+
+:func:`compare_bids` walks every game of a room's export (records are
+replayed by the engine) and, at each position where a *student* bid in
+two-player Goofspiel, asks what the equilibrium would bid there (the exact
+solver, :func:`gopskit.solvers.solve_goofspiel`, "points" objective) and
+what each bot would bid. The result answers a lesson's questions:
+
+* do students bid higher for higher prizes, and as steeply as the
+  equilibrium does (:attr:`BidComparison.by_prize`)?
+* how often is a student's bid one the equilibrium would ever play
+  (:attr:`BidComparison.support_share`)?
+* which bot plays most like the class (:attr:`BidComparison.bot_agreement`)?
+
+Stages are kept apart (STYLE.md, point 5): :func:`compare_bids` computes,
+:func:`plot_comparison` draws, :meth:`BidComparison.table_html` prints.
+
+>>> from gopskit.classroom import ClassroomStore
+>>> store = ClassroomStore(":memory:")
+>>> room = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+>>> ann = store.join(room.code, "Ann")
+>>> _ = store.pair_waiting(room.teacher_key, seed=1)
+>>> seat = store.claim_seat(ann.player_key).seat_key
+>>> for _turn in range(3):
+...     view = store.seat_view(seat)
+...     _ = store.submit(seat, view.observation["prize"], view.ply)   # Ann bids the prize's value
+>>> result = compare_bids(store.export(room.teacher_key), bots=("match-prize",))
+>>> result.bot_agreement["match-prize"]   # the bot that bids the prize's value agrees every time
+1.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from html import escape
+
+import numpy as np
+
+from ..agents import make_agent
+from ..games import replay_record, rules_from_record
+from .export import RoomExport, load_export
+
+MAX_SOLVED_CARDS = 10
+
+
+@dataclasses.dataclass(frozen=True)
+class BidComparison:
+    """The class's bids next to the equilibrium's and the bots', per position and per prize value.
+
+    ``decisions``: one dict per student bid (table, turn, player, prize,
+    bid, ``equilibrium`` {card: probability} or ``None``, and each bot's
+    expected bid). ``by_prize``: one row per prize value with the mean bids.
+    """
+
+    room: str
+    bots: tuple[str, ...]
+    decisions: list
+    by_prize: list
+    support_share: float | None
+    bot_agreement: dict
+    note: str
+
+    def table_html(self) -> str:
+        """The per-prize means as an HTML table (for a lesson notebook)."""
+        heads = ["Prize", "Student bids", "Class mean", "Equilibrium mean"] + [f"{b} mean" for b in self.bots]
+        body = "".join(
+            "<tr>" + "".join(f"<td>{_cell(row.get(k))}</td>" for k in
+                             ["prize", "bids", "class_mean", "equilibrium_mean"] + list(self.bots)) + "</tr>"
+            for row in self.by_prize)
+        head = "".join(f"<th>{escape(h)}</th>" for h in heads)
+        return f'<table class="gopskit-history"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: int = MAX_SOLVED_CARDS) -> BidComparison:
+    """Compare every student bid of a two-player Goofspiel room with the equilibrium and ``bots``."""
+    decisions, notes, solutions = [], set(), {}
+    for table in export.tables:
+        record = table["record"]
+        rules = rules_from_record(record)
+        reason = _unsupported(rules)
+        if reason:
+            notes.add(reason)
+            continue
+        solution = _solution(rules, max_cards, solutions, notes)
+        students = [s["seat"] for s in table["seats"] if s["kind"] == "student"]
+        decisions.extend(_table_decisions(table, record, rules, students, solution, bots))
+    return _summarise(export.room["code"], tuple(bots), decisions, "; ".join(sorted(notes)))
+
+
+def load_and_compare(path, bots=("match-prize", "random")) -> BidComparison:
+    """:func:`compare_bids` on an export zip written by the teacher's app."""
+    return compare_bids(load_export(path), bots)
+
+
+def _unsupported(rules) -> str | None:
+    if rules.name != "goofspiel" or rules.num_players != 2:
+        return "only two-player Goofspiel games are compared"
+    if rules.blind or rules.hidden_bids or rules.defeat_the_dealer or rules.is_match():
+        return "blind, hidden-bid, Defeat-the-Dealer and match games are left out"
+    return None
+
+
+def _solution(rules, max_cards, cache, notes):
+    standard = rules.ties in ("discard", "carry") and not rules.ace_high and rules.prize_order == "shuffled"
+    if not standard or rules.num_cards > max_cards:
+        notes.add(f"no equilibrium for these options (it is known for shuffled prizes, ties discard or carry, "
+                  f"no high Ace, up to {max_cards} cards)")
+        return None
+    key = (rules.num_cards, rules.ties)
+    if key not in cache:
+        from ..solvers import solve_goofspiel
+
+        cache[key] = solve_goofspiel(num_cards=rules.num_cards, objective="points", ties=rules.ties)
+    return cache[key]
+
+
+def _table_decisions(table, record, rules, students, solution, bots) -> list:
+    from ..games.goofspiel import GoofspielState
+
+    replayed = replay_record(record)  # checks the whole record first
+    deck = list(record["prizes"]) + sorted(set(rules.cards()) - set(record["prizes"]))
+    state = GoofspielState(rules, deck)  # the same deal, stepped through turn by turn below
+    out = []
+    for turn, bids in enumerate(record["bids"]):
+        for seat in students:
+            obs = state.observation(seat)
+            row = {"table": table["number"], "turn": turn + 1, "player": table["seats"][seat]["name"],
+                   "prize": obs.prize, "bid": bids[seat], "hand": list(obs.hand)}
+            row["equilibrium"] = _equilibrium(solution, obs, seat) if solution is not None else None
+            for number, name in enumerate(bots):
+                row[name] = _bot_mean(name, rules, seat, obs, seed=(table["number"], turn, number))
+            out.append(row)
+        state.apply(bids)
+    assert list(state.scores()) == list(replayed.scores())
+    return out
+
+
+def _equilibrium(solution, obs, seat) -> dict:
+    prizes = set(obs.unseen_prizes) | {obs.prize}
+    pot = sum(obs.offer) - obs.prize
+    return solution.policy(obs.hand, obs.hands[1 - seat], prizes, obs.prize, pot=pot)
+
+
+def _bot_mean(name, rules, seat, obs, seed) -> float:
+    agent = make_agent(name)
+    agent.reset(rules, seat, np.random.default_rng(list(seed)))
+    try:
+        policy = agent.policy(obs)
+    except NotImplementedError:
+        return float(agent.act(obs))
+    return float(sum(card * p for card, p in policy.items()))
+
+
+def _summarise(room, bots, decisions, note) -> BidComparison:
+    groups = defaultdict(list)
+    for d in decisions:
+        groups[d["prize"]].append(d)
+    by_prize = []
+    for prize in sorted(groups):
+        rows = groups[prize]
+        entry = {"prize": prize, "bids": len(rows), "class_mean": float(np.mean([r["bid"] for r in rows]))}
+        eq = [_mean_of(r["equilibrium"]) for r in rows if r["equilibrium"] is not None]
+        entry["equilibrium_mean"] = float(np.mean(eq)) if eq else None
+        for name in bots:
+            entry[name] = float(np.mean([r[name] for r in rows]))
+        by_prize.append(entry)
+    solved = [d for d in decisions if d["equilibrium"] is not None]
+    support = (float(np.mean([d["equilibrium"].get(d["bid"], 0.0) > 1e-9 for d in solved])) if solved else None)
+    agreement = {name: float(np.mean([abs(d[name] - d["bid"]) < 1e-9 for d in decisions])) if decisions else 0.0
+                 for name in bots}
+    return BidComparison(room, bots, decisions, by_prize, support, agreement, note)
+
+
+def _mean_of(policy: dict) -> float:
+    return float(sum(card * p for card, p in policy.items()))
+
+
+def plot_comparison(comparison: BidComparison, ax=None):
+    """Mean bid by prize value: the class, the equilibrium, each bot (matplotlib; returns the axes)."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _fig, ax = plt.subplots(figsize=(6, 4))
+    prizes = [r["prize"] for r in comparison.by_prize]
+    ax.plot(prizes, [r["class_mean"] for r in comparison.by_prize], "o-", lw=2.5, label="the class")
+    if any(r["equilibrium_mean"] is not None for r in comparison.by_prize):
+        ax.plot(prizes, [r["equilibrium_mean"] for r in comparison.by_prize], "s--", label="equilibrium")
+    for name in comparison.bots:
+        ax.plot(prizes, [r[name] for r in comparison.by_prize], ":", label=name)
+    ax.set_xlabel("prize card")
+    ax.set_ylabel("mean bid")
+    ax.set_title(f"Room {comparison.room}: bids by prize")
+    ax.legend()
+    return ax
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.2f}" if isinstance(value, float) else escape(str(value))
+
+
+__all__ = ["BidComparison", "compare_bids", "load_and_compare", "plot_comparison"]

@@ -1,0 +1,93 @@
+"""A room's export (zip, records, bids.csv) and the after-class comparison with the equilibrium and bots."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+import zipfile
+
+from gopskit.classroom import ClassroomStore, load_export
+from gopskit.classroom.analysis import compare_bids, load_and_compare, plot_comparison
+from gopskit.classroom.export import BID_COLUMNS
+from gopskit.games import replay_record
+
+
+def _contrary_game(num_cards=2, options=None):
+    """Ann plays the bot once, always bidding ``num_cards + 1 - prize`` when she can."""
+    store = ClassroomStore(":memory:")
+    room = store.create_room("goofspiel", {"num_cards": num_cards, **(options or {})}, bot="match-prize", auto_pair=False)
+    ann = store.join(room.code, "Ann")
+    store.pair_waiting(room.teacher_key, seed=4)
+    seat = store.claim_seat(ann.player_key).seat_key
+    prizes = []
+    while (view := store.seat_view(seat)).status == "playing":
+        prize, hand = view.observation["prize"], view.observation["hand"]
+        prizes.append(prize)
+        wanted = num_cards + 1 - prize
+        store.submit(seat, wanted if wanted in hand else hand[0], view.ply)
+    return store, room, prizes
+
+
+def test_the_export_zip_holds_records_seats_and_every_bid(tmp_path):
+    store, room, prizes = _contrary_game(3)
+    path = store.export(room.teacher_key).write(tmp_path)
+    assert path.name == f"room-{room.code}.zip"
+    with zipfile.ZipFile(path) as archive:
+        names = set(archive.namelist())
+        record = json.loads(archive.read("records/table-001.json"))
+        rows = list(csv.DictReader(io.StringIO(archive.read("bids.csv").decode())))
+        manifest = json.loads(archive.read("room.json"))
+    assert names == {"room.json", "records/table-001.json", "bids.csv"}
+    assert list(rows[0]) == list(BID_COLUMNS) and len(rows) == 6
+    assert [int(r["prize"]) for r in rows if r["player"] == "Ann"] == prizes == record["prizes"]
+    assert {r["actor"] for r in rows} == {"player", "bot"} and {r["kind"] for r in rows} == {"student", "bot"}
+    assert manifest["tables"][0]["seats"][0]["kind"] in ("student", "bot") and manifest["room"]["code"] == room.code
+    # the record is the kit's contract format: the command line replays it
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    done = subprocess.run([sys.executable, "-c", "import sys; from gopskit.cli import main; sys.exit(main())",
+                           "replay", str(tmp_path / "game.json"), "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["scores"] == list(replay_record(record).scores())
+    loaded = load_export(path)
+    assert loaded.records() == [record] and loaded.bids[0]["seconds"] >= 0
+
+
+def test_students_bids_next_to_the_equilibrium_hand_worked():
+    """Two cards, ties discarded. For the 1 first: bidding 1 scores 0 (against a 1: two ties) or +1
+    (against a 2: lose the 1, win the 2); bidding 2 scores -1 or 0. So 1 dominates; for the 2 first,
+    2 dominates the same way. The equilibrium bids the prize's own value. Ann bids the other card,
+    so her first bid is never one the equilibrium plays, and her second is forced."""
+    store, room, prizes = _contrary_game(2)
+    result = compare_bids(store.export(room.teacher_key), bots=("match-prize", "random"))
+    first, second = result.decisions
+    assert first["bid"] == 3 - prizes[0] and first["equilibrium"] == {prizes[0]: 1.0, 3 - prizes[0]: 0.0}
+    assert second["equilibrium"] == {prizes[0]: 1.0}  # one card left: forced
+    assert result.support_share == 0.5
+    assert result.bot_agreement == {"match-prize": 0.5, "random": 0.5}  # random's mean bid 1.5 never equals a card
+    rows = {r["prize"]: r for r in result.by_prize}
+    assert rows[prizes[0]]["class_mean"] == 3 - prizes[0] and rows[prizes[0]]["equilibrium_mean"] == prizes[0]
+    assert rows[prizes[0]]["random"] == 1.5 and rows[prizes[1]]["random"] == prizes[0]
+    assert "<table" in result.table_html() and "Equilibrium mean" in result.table_html()
+
+
+def test_unsupported_games_are_left_out_with_a_note():
+    store, room, _ = _contrary_game(3, {"hidden_bids": True})
+    result = compare_bids(store.export(room.teacher_key))
+    assert result.decisions == [] and "hidden" in result.note and result.support_share is None
+    store, room, _ = _contrary_game(3, {"prize_order": "ascending"})
+    result = compare_bids(store.export(room.teacher_key))
+    assert len(result.decisions) == 3 and result.support_share is None and "no equilibrium" in result.note
+
+
+def test_load_and_compare_and_the_plot(tmp_path):
+    store, room, _ = _contrary_game(4)
+    path = store.export(room.teacher_key).write(tmp_path / "room.zip")
+    result = load_and_compare(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = plot_comparison(result)
+    assert len(ax.get_lines()) == 4  # the class, the equilibrium, two bots
