@@ -32,6 +32,7 @@ from . import challenges, export, gameplay, reports, rooms
 from .db import Database, connect
 from .errors import RoomError
 from .migrations import migrate
+from .tokens import hash_key
 
 PlayerKey = str
 
@@ -65,6 +66,7 @@ class Pulse:
     table: str | None
     table_status: str | None
     table_version: int
+    seat_held: bool = True
 
 
 class ClassroomStore:
@@ -150,14 +152,20 @@ class ClassroomStore:
     def lobby(self, player_key: str) -> reports.Lobby:
         return self._read(lambda tx, now: reports.lobby(tx, player_key, now))
 
-    def pulse(self, player_key: str) -> Pulse:
-        """Versions of the room and of the student's table: redraw when one changes."""
+    def pulse(self, player_key: str, seat_key: str | None = None) -> Pulse:
+        """Versions of the room and of the student's table: redraw when one changes.
+
+        With ``seat_key``, ``seat_held`` says whether that key still holds its
+        seat (False once another page of the same student claimed it).
+        """
         def work(tx, now):
             player = rooms.player_by_key(tx, player_key)
             room = gameplay.room_row(tx, player["room"])
             seat = rooms.current_seat(tx, player["id"])
+            held = seat_key is None or tx.one("SELECT seat FROM seats WHERE token_hash = ?",
+                                              (hash_key(seat_key),)) is not None
             return Pulse(room["status"], room["version"], seat and seat["table_id"], seat and seat["status"],
-                         seat["version"] if seat else -1)
+                         seat["version"] if seat else -1, held)
         return self._read(work)
 
     def claim_seat(self, player_key: str, table: str | None = None) -> SeatKeys | None:

@@ -294,7 +294,8 @@ def _button(label: str, css: str, style: str = "", icon: str = "") -> widgets.Bu
 class StudentApp(widgets.VBox):
     """A student's page: join with a name and the room code, wait, play, ask for a rematch.
 
-    ``phase`` is ``"join"``, ``"lobby"``, ``"table"`` or ``"ended"``. The
+    ``phase`` is ``"join"``, ``"lobby"``, ``"table"``, ``"ended"``, or
+    ``"elsewhere"`` once another page of the same student took the seat. The
     store opens on the first join (``url``: see :func:`~gopskit.classroom.db.default_url`).
     """
 
@@ -384,8 +385,12 @@ class StudentApp(widgets.VBox):
         """One look at the store: redraw what changed, play on, keep the room moving."""
         if self.player_key is None:
             return
-        pulse = self.store.pulse(self.player_key)
+        pulse = self.store.pulse(self.player_key, self.seat.seat_key if self.seat else None)
         now = time.monotonic()
+        if not pulse.seat_held:
+            self.poller.stop()
+            self.phase = "elsewhere"
+            raise AccessError("this seat is now played from another page or tab; reload this page to take it back")
         if pulse.room_status != "open":
             self._room_ended()
         elif pulse.table and (pulse.table_status == "playing" or pulse.table == self._seen.get("table")):

@@ -1,0 +1,177 @@
+"""The classroom pages without a browser: the HTML they show and the apps driven by their methods.
+
+A :class:`TeacherApp` and two :class:`StudentApp` objects share one store
+file, as three Voila kernels would; ``tick()`` is what each page's poller
+calls, so the tests call it by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gopskit.classroom import ClassroomStore
+from gopskit.classroom import html as pages
+from gopskit.classroom.reports import leaderboard
+from gopskit.widgets.classroom import StudentApp, TeacherApp
+
+
+# ----------------------------------------------------------------- html ---
+def test_names_are_escaped_everywhere_a_page_shows_them(tmp_path):
+    store = ClassroomStore(str(tmp_path / "c.sqlite3"))
+    room = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+    evil = store.join(room.code, "<img src=x onerror=f()>")
+    store.join(room.code, "Bob")
+    store.pair_waiting(room.teacher_key, seed=1)
+    shown = pages.lobby_html(store.lobby(evil.player_key)) + pages.overview_html(store.overview(room.teacher_key))
+    assert "<img src=x" not in shown and "&lt;img src=x" in shown
+
+
+def test_a_table_card_hides_scores_the_players_cannot_see(tmp_path):
+    store = ClassroomStore(str(tmp_path / "c.sqlite3"))
+    room = store.create_room("goofspiel", {"num_cards": 3, "face_down_trophies": True}, auto_pair=False)
+    ann = store.join(room.code, "Ann")
+    store.pair_waiting(room.teacher_key, seed=1)
+    seat = store.claim_seat(ann.player_key).seat_key
+    view = store.seat_view(seat)
+    store.submit(seat, view.observation["hand"][-1], view.ply)
+    [table] = store.overview(room.teacher_key).tables
+    assert table["scores"] is None and "<td>?</td>" in pages.table_card_html(table)
+    while (view := store.seat_view(seat)).status == "playing":
+        store.submit(seat, view.observation["hand"][0], view.ply)
+    [table] = store.overview(room.teacher_key).tables
+    assert table["scores"] == list(view.scores) and "?" not in pages.table_card_html(table)
+
+
+def test_room_code_and_leaderboard_html():
+    assert ">KQ7<span>-</span>F3M<" in pages.room_code_html("KQ7F3M")
+    tables = [{"status": "finished", "names": ["Ann", "Bob"], "kinds": ["student", "student"], "people": ["a", "b"],
+               "scores": [3, 3], "winners": [0, 1]},
+              {"status": "finished", "names": ["Bob", "bot (bot)"], "kinds": ["student", "bot"], "people": ["b", None],
+               "scores": [5, 1], "winners": [0]}]
+    rows = leaderboard(tables)
+    assert [(r["name"], r["wins"], r["games"]) for r in rows] == [("Bob", 1.5, 2), ("Ann", 0.5, 1)]
+    assert "<td>1.5</td>" in pages.leaderboard_html(rows) and pages.leaderboard_html([]).startswith("<div")
+
+
+# ----------------------------------------------------------------- apps ---
+@pytest.fixture
+def classroom(tmp_path):
+    url = str(tmp_path / "class.sqlite3")
+    teacher = TeacherApp(url, export_folder=tmp_path)
+    teacher._controls["num_cards"][1].value = 3
+    teacher.create()
+    ann, bob = StudentApp(url), StudentApp(url)
+    ann.join("Ann", teacher.code)
+    bob.join("Bob", teacher.code.lower())
+    for app in (teacher, ann, bob):
+        app.tick()
+    return teacher, ann, bob
+
+
+def _turn(first, second):
+    for app in (first, second):
+        board = app.board
+        board.click_card(board.seat_view.observation["legal_moves"][-1])
+        assert "You chose" in board.status
+        board.confirm()
+
+
+def test_teacher_and_two_students_play_a_game(classroom, tmp_path):
+    teacher, ann, bob = classroom
+    assert teacher.code and ann.phase == bob.phase == "table"
+    assert "choose your bid" in ann.board.status and "choose your bid" in bob.board.status
+    ann.board.click_card(ann.board.seat_view.observation["legal_moves"][0])
+    ann.board.confirm()
+    assert "Waiting for Bob" in ann.board.status
+    bob.tick()
+    assert bob.board.seat_view.observation["history"] == []  # Ann's bid is not shown to Bob
+    bob.board.click_card(3)
+    bob.board.confirm()
+    ann.tick()
+    assert ann.board.turn == 1 and len(ann.board.seat_view.observation["history"]) == 1
+    for _ in range(2):
+        _turn(ann, bob)
+        ann.tick()
+    assert ann.board.finished and ann.board.status.startswith("Game over") and bob.board.status == ann.board.status
+    assert [b.description for b in ann._after.children] == ["Rematch", "Back to the lobby"]
+    teacher.tick()
+    assert [r["name"] for r in teacher.overview.leaderboard] in (["Ann", "Bob"], ["Bob", "Ann"])
+    path = teacher.export()
+    assert path.exists() and "gopskit-download" in teacher._download.value
+    assert teacher.last_error is ann.last_error is bob.last_error is None
+
+
+def test_a_rematch_when_both_ask(classroom):
+    teacher, ann, bob = classroom
+    for _ in range(3):
+        _turn(ann, bob)
+        ann.tick()
+    first = ann.board.seat_view.table
+    ann.ask_rematch()
+    assert "waiting for the others" in ann._message.value
+    bob.ask_rematch()
+    ann._seen["finished"] = (first, -1e9)  # the result has been on screen long enough
+    ann.tick()
+    assert ann.board.seat_view.table != first and ann.board.seat_view.status == "playing"
+
+
+def test_bad_clicks_show_a_message_and_change_nothing(classroom):
+    teacher, ann, bob = classroom
+    ann.board.click_card(99)
+    assert "cannot be played" in ann.board.status
+    ann.board.confirm()
+    assert "choose a card first" in ann.board.status
+    ann.board.click_card(1)
+    ann.board.confirm()
+    ann.board.click_card(2)
+    assert "not your turn" in ann.board.status
+    assert ann.board.last_error is None and ann.board.seat_view.my_move == 1
+
+
+def test_a_reloaded_page_resumes_from_the_browser_storage(classroom, tmp_path):
+    teacher, ann, bob = classroom
+    saved = ann.bridge.to_save
+    assert json.loads(saved)["room"] == teacher.code
+    again = StudentApp(str(tmp_path / "class.sqlite3"))  # the page after a reload: a new kernel
+    again.bridge.saved = saved  # what the browser hands back
+    again.bridge.loaded = True
+    assert again.phase == "table" and again.board.seat_view.seat == ann.board.seat_view.seat
+    ann.tick()
+    assert "another page" in ann._message.value  # the old page gave up the seat
+
+
+def test_ending_the_room_takes_two_clicks_and_reaches_the_students(classroom):
+    teacher, ann, bob = classroom
+    teacher.end()
+    assert "again" in teacher._message.value and teacher.store.overview(teacher.teacher_key).status == "open"
+    teacher.end()
+    assert teacher.store.overview(teacher.teacher_key).status == "ended"
+    ann.tick()
+    assert ann.phase == "ended" and "ended" in ann._message.value and "ended" in ann.board.status
+
+
+def test_the_teacher_page_reopens_its_room_from_the_browser_storage(classroom, tmp_path):
+    teacher, ann, bob = classroom
+    again = TeacherApp(str(tmp_path / "class.sqlite3"))
+    again.bridge.saved = teacher.bridge.to_save
+    again.bridge.loaded = True
+    assert again.code == teacher.code and len(again.overview.players) == 2
+
+
+def test_join_errors_are_shown_not_raised(tmp_path):
+    app = StudentApp(str(tmp_path / "c.sqlite3"))
+    app.join("Ann", "ZZZZZZ")
+    assert "no room" in app._message.value and app.phase == "join" and app.last_error is None
+
+
+def test_the_apps_notebooks_run_in_a_kernel_without_touching_the_store(tmp_path):
+    code = ("import os; os.environ['GOPSKIT_CLASSROOM_DB'] = {!r}; "
+            "from gopskit.widgets.classroom import student_app, teacher_app; "
+            "student_app(); teacher_app(); print(os.path.exists({!r}))").format(
+        str(tmp_path / "never.sqlite3"), str(tmp_path / "never.sqlite3"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"  # opening the pages creates no database: only joining or a room does
