@@ -154,13 +154,18 @@ def test_a_random_file_is_estimated_by_sampling():
 
 
 @pytest.mark.parametrize("rules, words", [
-    (Goofspiel(num_cards=13), "13 cards"),
+    (Goofspiel(num_cards=6), "above 5 cards"),
     (Goofspiel(num_cards=4, hidden_bids=True), "hidden"),
     (Goofspiel(num_cards=4, players=3), "two-player"),
 ])
 def test_exploitability_is_na_where_it_cannot_be_computed(rules, words):
     values, notes = entry_exploitability(rules, [bot_entry("random")])
     assert values == {"random": None} and words in notes["random"]
+
+
+def test_the_deck_limit_for_exploitability_can_be_raised():
+    values, notes = entry_exploitability(Goofspiel(num_cards=6), [bot_entry("match-prize")], max_cards=6)
+    assert values["match-prize"] == pytest.approx(9.0) and notes["match-prize"] == "exact"
 
 
 # ------------------------------------------------------ the command line ---

@@ -52,7 +52,8 @@ def register(subparsers) -> None:
     cmd.add_argument("--plots", action="store_true", help="also save the plots as PNG files in --out/plots")
     cmd.add_argument("--check", action="store_true", help="only check the submissions and print the verdicts")
     cmd.add_argument("--processes", type=int, default=None, help="helper processes (default: one per core, up to 4)")
-    cmd.add_argument("--no-exploitability", action="store_true", help="skip the exploitability column")
+    cmd.add_argument("--exploitability-cards", type=int, default=5, metavar="N",
+                     help="compute exploitability up to N cards (default 5; 0: never; bots up to 8, files up to 4)")
     cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     cmd.set_defaults(func=run_tournament)
 
@@ -64,7 +65,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     rules = _rules(args)
     tournament = Tournament(rules, _entries(args), games=args.games, seed=args.seed, limits=_limits(args),
                             seatings=args.seatings, bot_records=args.bot_records, processes=args.processes,
-                            exploitability=not args.no_exploitability)
+                            exploitability=args.exploitability_cards or False)
     if args.check:
         checks = tournament.check()
         for check in checks:

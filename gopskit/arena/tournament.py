@@ -75,7 +75,7 @@ class Tournament:
 
     def __init__(self, rules, entries: Sequence, games: int = 100, seed: int = 0, limits: Limits | None = None,
                  seatings: str = "rotations", bot_records: bool = False, concurrent_tables: int = 4,
-                 exploitability: bool = True, processes: int | None = None):
+                 exploitability: bool | int = True, processes: int | None = None):
         self.rules = rules
         self.entries = unique_names([_as_entry(e) for e in entries])
         self.games, self.seed = _check_count("games", games, 1), _check_count("seed", seed, 0)
@@ -83,7 +83,7 @@ class Tournament:
         if seatings not in SEATINGS:
             raise OptionError(f"unknown seatings {seatings!r}; allowed: {', '.join(SEATINGS)}")
         self.seatings, self.bot_records = seatings, bool(bot_records)
-        self.exploitability = bool(exploitability)
+        self.exploitability = exploitability
         self.concurrent_tables = _check_count("concurrent_tables", concurrent_tables, 1)
         default = min(os.cpu_count() or 1, MAX_PROCESSES)
         self.processes = _check_count("processes", default if processes is None else processes, 1)
@@ -139,7 +139,9 @@ class Tournament:
         finished table in ``tables/``, then ``results.json``, ``games.csv``,
         ``ranking.csv``). ``resume``: carry on a run interrupted in ``out``.
         Each entry's exploitability is computed at the end where it can be
-        (small decks; see :mod:`gopskit.arena.exploitability`).
+        (small decks; see :mod:`gopskit.arena.exploitability`): up to 5 cards
+        with ``exploitability=True``, up to N cards with ``exploitability=N``,
+        not at all with ``False``.
         ``progress``: show a tqdm bar. ``on_table(done, total)`` is called
         after each finished table (the notebook widget's progress bar).
         """
@@ -162,11 +164,12 @@ class Tournament:
 
             play_shares(self._shares(todo, _timeouts(finished.values())), emit)
         results = self._results(finished, checks)
-        if self.exploitability:
-            from .exploitability import entry_exploitability
+        if self.exploitability is not False:
+            from .exploitability import MAX_CARDS, entry_exploitability
 
+            cards = MAX_CARDS if self.exploitability is True else int(self.exploitability)
             results.exploitability, results.exploitability_notes = entry_exploitability(
-                self.rules, self.entries, self.limits)
+                self.rules, self.entries, self.limits, max_cards=cards)
         if store:
             results.save(store.folder)
         return results

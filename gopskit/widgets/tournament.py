@@ -26,6 +26,15 @@ from ..errors import GopsError
 from ..games.goofspiel import Goofspiel
 
 
+_TABLE_STYLE = (
+    "<style>.gopskit-tournament-table{border-collapse:collapse;margin:6px 0}"
+    ".gopskit-tournament-table th,.gopskit-tournament-table td{padding:3px 10px;text-align:right;"
+    "border-bottom:1px solid #ddd}"
+    ".gopskit-tournament-table td:nth-child(2),.gopskit-tournament-table th:nth-child(2),"
+    ".gopskit-tournament-table td:last-child,.gopskit-tournament-table th:last-child{text-align:left}</style>"
+)
+
+
 def ranking_html(results) -> str:
     """The ranking, forfeits and play summary of ``results`` as an HTML table."""
     rows = []
@@ -37,10 +46,10 @@ def ranking_html(results) -> str:
             f"<tr><td>{r['rank']}</td><td><b>{html.escape(r['name'])}</b></td><td>{r['kind']}</td>"
             f"<td>{mean}</td><td>{r['wins']}</td><td>{r['draws']}</td><td>{r['losses']}</td>"
             f"<td>{r['forfeits']}</td><td>{r['opponents_beaten']}</td><td>{exploit}</td>"
-            f"<td style='text-align:left'>{html.escape(summary.get(r['name'], ''))}</td></tr>")
+            f"<td>{html.escape(summary.get(r['name'], ''))}</td></tr>")
     head = "".join(f"<th>{h}</th>" for h in ("#", "entry", "kind", "mean points", "wins", "draws", "losses",
                                                  "forfeits", "beats", "exploitability", "how it plays"))
-    table = (f"<table class='gopskit-tournament-table' style='border-collapse:collapse;text-align:right'>"
+    table = (_TABLE_STYLE + "<table class='gopskit-tournament-table'>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     forfeits = "".join(f"<li><b>{html.escape(f['entry'])}</b>: {f['count']} &times; {html.escape(f['reason'])} "
                        f"&ndash; {html.escape(f['example'])}</li>" for f in results.forfeits())
@@ -80,7 +89,7 @@ class TournamentApp(w.VBox):
         self.status = w.HTML("Choose entries and press <b>Run tournament</b>.")
         self.status.add_class("gopskit-status")
         self.table = w.HTML()
-        self.plots = w.Tab(children=[w.Image(format="png") for _ in range(3)])
+        self.plots = w.Tab(children=[w.Image(format="png") for _ in range(3)], layout=w.Layout(display="none"))
         for index, title in enumerate(("Head to head", "Points", "Bids")):
             self.plots.set_title(index, title)
         self.run_button.on_click(lambda _: self.run())
@@ -114,7 +123,8 @@ class TournamentApp(w.VBox):
 
     def _advance(self, done: int, total: int) -> None:
         self.progress.max, self.progress.value = total, done
-        self.status.value = f"Played {done} of {total} tables&hellip;"
+        more = " Computing the exploitability and the plots&hellip;" if done == total else ""
+        self.status.value = f"Played {done} of {total} tables&hellip;{more}"
 
     def show(self, results) -> None:
         """Fill the table and the plots from a result set (also for results loaded from disk)."""
@@ -124,6 +134,7 @@ class TournamentApp(w.VBox):
         self.table.value = ranking_html(results)
         for image, plot in zip(self.plots.children, (plot_head_to_head, plot_distributions, plot_bidding_profiles)):
             image.value = _png(plot(results))
+        self.plots.layout.display = None
         self.status.value = f"Done: {len(results.games)} games."
 
     def reset(self) -> None:
@@ -133,6 +144,7 @@ class TournamentApp(w.VBox):
         self.progress.value = 0
         for image in self.plots.children:
             image.value = b""
+        self.plots.layout.display = "none"
         self.status.value = "Choose entries and press <b>Run tournament</b>."
 
 
