@@ -298,3 +298,33 @@ def test_every_goofspiel_bot_can_enter():
     if "equilibrium" in results.names:
         assert results.exploitability["equilibrium"] == pytest.approx(0, abs=1e-6)
         assert results.exploitability["greedy-high"] > 0
+
+
+class Hoarder:
+    """A notebook-style class strategy: memory per game, big cards for big prizes."""
+
+    def reset(self):
+        self.seen = 0
+
+    def strategy(self, observation):
+        self.seen += 1
+        return observation.hand[-1] if observation.prize >= 4 else observation.hand[0]
+
+
+def copier(observation):
+    return observation.prize if observation.prize in observation.hand else observation.hand[0]
+
+
+def test_notebook_functions_and_classes_become_sandboxed_entries(tmp_path):
+    from gopskit.arena.entries import check_entry, entry_from_function
+
+    entries = [entry_from_function(copier, folder=tmp_path), entry_from_function(Hoarder, "hoarder", tmp_path)]
+    assert [e.name for e in entries] == ["copier", "hoarder"]
+    assert "Strategy = Hoarder" in entries[1].path.read_text()
+    for entry in entries:
+        assert check_entry(entry, Goofspiel(num_cards=5), FAST).ok
+    results = Tournament(Goofspiel(num_cards=5), entries, games=3, seed=2, limits=FAST, processes=1,
+                         exploitability=False).run(progress=False)
+    assert not results.forfeits() and results.describe_play("copier").startswith("bids the prize card itself")
+    with pytest.raises(OptionError, match="source"):
+        entry_from_function(len)
