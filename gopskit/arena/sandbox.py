@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 
 try:
     import fcntl
@@ -108,6 +109,7 @@ class SandboxWorker:
         self.path = pathlib.Path(path)
         self.limits = limits or Limits()
         self.home = pathlib.Path(tempfile.mkdtemp(prefix="gopskit-entry-"))
+        weakref.finalize(self, shutil.rmtree, self.home, ignore_errors=True)  # even if close() is never called
         shutil.copy(self.path, self.home / self.path.name)
         self.process: subprocess.Popen | None = None
         self.load_error: str | None = None
