@@ -11,14 +11,14 @@ the figure measures the tournament machinery: sandboxes, batching, the engine.
 ``--hostile`` adds the broken entries of ``tests/data/students`` (they raise,
 sleep, exit, bid 99, ...), to see what a class with broken code costs.
 
-Measured on the development machine (2 cores shared with other jobs, load
-average about 8 during the run):
+Measured on the development machine (2 cores shared with other jobs):
 
     30 student entries, 100 games per seating, 13 cards: 87000 games (0 forfeited)
-    in 254.0 s wall (343 games/s), 199.0 s CPU over all processes;
-    2 helper process(es), 2 cores, load average 8.7 before / 7.7 after
+    in 127.0 s wall (685 games/s), 160.4 s CPU over all processes;
+    2 helper process(es), 2 cores, load average 6.1 before / 7.8 after
 
-On an idle two-core machine the wall time is about half the CPU time.
+An earlier run under a heavier load (8.7) took 254 s wall, 199 s CPU. On an
+idle two-core machine the wall time is about half the CPU time.
 """
 
 from __future__ import annotations
