@@ -310,6 +310,7 @@ class GoofspielState(GameState):
         self.dealer = dealer
         n, p = rules.num_cards, rules.players
         self.hands = [set(range(1, n + 1)) for _ in range(p)]
+        self._held = [tuple(range(1, n + 1))] * p  # each hand sorted, kept in step with self.hands
         self.won: list[list[int]] = [[] for _ in range(p)]
         self.carried: list[int] = []
         self.lost: list[int] = []
@@ -344,7 +345,7 @@ class GoofspielState(GameState):
 
     def legal_moves(self, player):
         player = self.check_player(player)
-        return sorted(self.hands[player]) if player in self.to_move() else []
+        return list(self._held[player]) if player in self.to_move() else []
 
     def clone(self):
         twin = copy.copy(self)
@@ -377,6 +378,7 @@ class GoofspielState(GameState):
         winner, outcome, tied = resolve_turn(rules, bids, self.eligible, last)
         for player, bid in enumerate(bids):
             self.hands[player].remove(bid)
+        self._held = [tuple(sorted(h)) for h in self.hands]
         self.bids.append(bids)
         self.dealer_bid = None
         self.eligible = tuple(range(self.num_players))
@@ -410,8 +412,7 @@ class GoofspielState(GameState):
         known_order = not (rules.prize_order == "shuffled")
         show_bids = not rules.hidden_bids
         # under hidden bids only your own hand is known, and the dealer's, whose bids were all face up
-        hands = tuple(tuple(sorted(h)) if (show_bids or q in (player, self.dealer)) else None
-                      for q, h in enumerate(self.hands))
+        hands = tuple(h if (show_bids or q in (player, self.dealer)) else None for q, h in enumerate(self._held))
         table = [None] * self.num_players
         if self.dealer is not None and self.dealer_bid is not None:
             table[self.dealer] = self.dealer_bid
@@ -420,7 +421,7 @@ class GoofspielState(GameState):
             game=rules.name, player=player, num_players=self.num_players,
             legal_moves=tuple(self.legal_moves(player)),
             num_cards=rules.num_cards, ties=rules.ties, ace_high=rules.ace_high, turn=self.turn,
-            hand=tuple(sorted(self.hands[player])), prize=prize, offer=offer,
+            hand=self._held[player], prize=prize, offer=offer,
             unseen_prizes=tuple(pile if known_order else sorted(pile)),
             hands=hands, table_bids=tuple(table),
             history=tuple(self._views[player]),
