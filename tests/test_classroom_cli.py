@@ -49,3 +49,12 @@ def test_bad_input_is_one_line_and_status_two(tmp_path, capsys):
     with pytest.raises(OptionError, match="NAME=VALUE"):
         parse_option("num_cards")
     assert parse_option("prize_order=[3,1,2]") == ("prize_order", [3, 1, 2])
+
+
+def test_the_teachers_how_to_runs_as_written():
+    import doctest
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "classroom.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 8 and result.failed == 0
