@@ -244,3 +244,8 @@ def test_bots_choose_while_the_person_thinks_and_keep_their_choice():
     board.confirm()
     assert board.state.record()["bids"][0] == [2, 4]
     assert len(spy.seen) == 2 and spy.seen[1].turn == 1  # the next turn's choice, made after the reveal
+
+
+def test_gops_for_three_opens_against_two_different_bots():
+    board = make_board("gops-for-three", seed=1)
+    assert board.seats[0] == "human" and board.seats[1:] == ["gops3-proportional", "random"]

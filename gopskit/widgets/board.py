@@ -294,7 +294,9 @@ class GameBoard(widgets.VBox):
     # -- building ----------------------------------------------------------
     def _build(self, wanted_seats) -> None:
         rules_class = type(self.rules)
-        wanted = wanted_seats + [self.view.bot_preference[0]] * (self.rules.num_players - len(wanted_seats))
+        # the view may name the bots for the empty seats (two copies of one deterministic bot can be silly)
+        fill = getattr(self.view, "default_bots", None) or (self.view.bot_preference[0],)
+        wanted = wanted_seats + [fill[k % len(fill)] for k in range(self.rules.num_players - len(wanted_seats))]
         self._panel = OptionsPanel(rules_class, self.view.option_specs(rules_class), self.rules.options(), wanted,
                                    self.view.bot_preference)
         self._title = widgets.HTML()

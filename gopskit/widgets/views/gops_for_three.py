@@ -20,6 +20,8 @@ class GopsForThreeView(CardTableView):
     blurb = "Parlett's three-hand Gops: win the most or the least."
     app_options = {"deals": 1}
     bot_preference = ("gops3-proportional", "random")
+    # two copies of the deterministic bot always tie, which hands every prize to the person
+    default_bots = ("gops3-proportional", "random")
 
     def option_specs(self, rules_class):
         return [
