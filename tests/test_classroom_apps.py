@@ -175,3 +175,25 @@ def test_the_apps_notebooks_run_in_a_kernel_without_touching_the_store(tmp_path)
         str(tmp_path / "never.sqlite3"), str(tmp_path / "never.sqlite3"))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"  # opening the pages creates no database: only joining or a room does
+
+
+@pytest.mark.parametrize("game, options", [("raj", {}), ("gops-for-three", {"deals": 1}), ("divide-and-conquer", {})])
+def test_the_student_page_plays_other_games_with_their_own_boards(tmp_path, game, options):
+    url = str(tmp_path / "c.sqlite3")
+    store = ClassroomStore(url)
+    room = store.create_room(game, options, bot="random", auto_pair=False)
+    app = StudentApp(url)
+    app.join("Ann", room.code)
+    store.pair_waiting(room.teacher_key, seed=3)
+    app.tick()
+    for _ in range(500):
+        view = app.board.seat_view
+        if view.status != "playing":
+            break
+        assert view.my_turn, app.board.status
+        app.board.click_card(view.observation["legal_moves"][0])
+        if app.board.view.confirm:
+            app.board.confirm()
+        assert app.board.last_error is None and app.last_error is None, app.board.status
+    assert app.board.finished and app.board.status.startswith("Game over")
+    assert "Ann (you)" in app.board._table.value

@@ -1,4 +1,4 @@
-"""Thirty students in thirty processes play a whole round robin in one room.
+"""Thirty students in thirty processes play a whole round robin in one room (ten on PostgreSQL).
 
 Each simulated student (:mod:`gopskit.classroom.simulate`) is its own
 process with its own connection, as each Voila page has its own kernel. The
@@ -23,19 +23,32 @@ import pytest
 from gopskit.classroom import ClassroomStore
 from gopskit.classroom.simulate import StudentLog, observation_hash, run_students
 from gopskit.games import replay_record
+from test_classroom_support import drop_schema, fresh_schema, postgres_url  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.slow
-STUDENTS = 30
 CARDS = 3
 LIMIT = 150.0
 
 
-def _teach(url: str, code: str, key: str, deadline: float) -> None:
+@pytest.fixture(params=[("sqlite", 30), ("postgresql", 10)], ids=["sqlite-30", "postgresql-10"])
+def class_store(request, tmp_path):
+    """``(url, students)``: thirty students on SQLite; ten on the real PostgreSQL (kernels on many machines)."""
+    backend, students = request.param
+    if backend == "sqlite":
+        yield str(tmp_path / "class.sqlite3"), students
+        return
+    base = request.getfixturevalue("postgres_url")
+    url, schema = fresh_schema(base)
+    yield url, students
+    drop_schema(base, schema)
+
+
+def _teach(url: str, code: str, key: str, deadline: float, students: int) -> None:
     teacher = ClassroomStore(url)
-    while len(teacher.overview(key).players) < STUDENTS:
+    while len(teacher.overview(key).players) < students:
         assert time.time() < deadline, "the students did not all join in time"
         time.sleep(0.05)
-    assert teacher.start_round_robin(key, seed=7) == STUDENTS - 1
+    assert teacher.start_round_robin(key, seed=7) == students - 1
     while True:
         assert time.time() < deadline, "the round robin did not finish in time"
         teacher.keep_room(key)
@@ -47,26 +60,26 @@ def _teach(url: str, code: str, key: str, deadline: float) -> None:
     teacher.close()
 
 
-def test_thirty_students_in_thirty_processes_play_a_round_robin(tmp_path):
-    url = str(tmp_path / "class.sqlite3")
+def test_students_in_separate_processes_play_a_round_robin(class_store, tmp_path):
+    url, students = class_store
     setup = ClassroomStore(url)
     room = setup.create_room("goofspiel", {"num_cards": CARDS}, auto_pair=False, timeout=120, seed=3)
     setup.close()  # no open connection is carried into the children
     started = time.time()
-    pool, result = run_students(url, room.code, STUDENTS, tmp_path, poll=0.03, limit=LIMIT)
+    pool, result = run_students(url, room.code, students, tmp_path, poll=0.03, limit=LIMIT)
     try:
-        _teach(url, room.code, room.teacher_key, started + LIMIT)
+        _teach(url, room.code, room.teacher_key, started + LIMIT, students)
         result.get(timeout=60)
     finally:
         pool.terminate()
         pool.join()
     elapsed = time.time() - started
     logs = [StudentLog.load(p) for p in sorted(tmp_path.glob("Student *.json"))]
-    assert len(logs) == STUDENTS and not [e for log in logs for e in log.errors]
+    assert len(logs) == students and not [e for log in logs for e in log.errors]
 
     store = ClassroomStore(url)
     tables = store.db.run(lambda tx: tx.all("SELECT id, status, scores, record FROM game_tables ORDER BY number"))
-    assert len(tables) == STUDENTS * (STUDENTS - 1) // 2
+    assert len(tables) == students * (students - 1) // 2
     assert all(t["status"] == "finished" for t in tables)
     records = {}
     for table in tables:
@@ -76,7 +89,7 @@ def test_thirty_students_in_thirty_processes_play_a_round_robin(tmp_path):
     _check_nothing_seen_early(logs, records)
     made = sum(len(log.moves) for log in logs)
     assert made == len(tables) * CARDS * 2  # every bid of every game came from a student's own process
-    print(f"\n{len(tables)} games, {made} bids by {STUDENTS} processes in {elapsed:.1f} s")
+    print(f"\n{len(tables)} games, {made} bids by {students} processes in {elapsed:.1f} s")
 
 
 def _check_nothing_seen_early(logs, records) -> None:

@@ -72,6 +72,25 @@ def test_store_urls_and_bad_places():
         assert "secret" not in str(exc)  # the password never reaches the screen
 
 
+def test_a_dropped_postgresql_connection_is_made_again(postgres_url):
+    import psycopg
+
+    from test_classroom_support import drop_schema, fresh_schema
+
+    url, schema = fresh_schema(postgres_url)
+    try:
+        shop = ClassroomStore(url)
+        room = shop.create_room("goofspiel", {"num_cards": 3})
+        pid = shop.db.run(lambda tx: tx.one("SELECT pg_backend_pid() AS pid"))["pid"]
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        assert shop.join(room.code, "Ann").name == "Ann"  # the store connected again by itself
+        assert shop.db.run(lambda tx: tx.one("SELECT pg_backend_pid() AS pid"))["pid"] != pid
+        shop.close()
+    finally:
+        drop_schema(postgres_url, schema)
+
+
 # ------------------------------------------------------------ concurrency ---
 def _two_seats(url, seed=5):
     shop = ClassroomStore(url)

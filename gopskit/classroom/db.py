@@ -109,9 +109,10 @@ class Database:
     def run(self, work: Callable[[Tx], T], write: bool = True) -> T:
         """Run ``work(tx)`` in one transaction; commit if it returns, roll back if it raises.
 
-        A deadlock, a serialization failure or a busy database makes the
-        whole function run again (at most ``RETRIES`` times), so ``work``
-        must not have effects outside the database.
+        A deadlock, a serialization failure, a busy database or a broken
+        PostgreSQL connection (then it connects again) makes the whole
+        function run again (at most ``RETRIES`` times), so ``work`` must not
+        have effects outside the database.
         """
         for attempt in range(RETRIES):
             try:
@@ -123,7 +124,23 @@ class Database:
                 if attempt == RETRIES - 1:
                     raise StoreError(f"the classroom store is too busy right now ({exc}); try again") from None
                 time.sleep(0.01 * (attempt + 1))
+            except _LOST_CONNECTION as exc:
+                if self._lost(exc) and attempt < RETRIES - 1:
+                    self._reconnect()  # the server restarted or the network dropped: connect again
+                    continue
+                raise StoreError(f"the classroom store failed ({str(exc).strip()}); try again") from None
         raise AssertionError("unreachable")
+
+    def _lost(self, exc) -> bool:
+        """True when a PostgreSQL connection broke (a server restart, a dropped network)."""
+        return self.dialect == "postgresql" and (self._connection.closed or self._connection.broken)
+
+    def _reconnect(self) -> None:
+        with self._lock:
+            try:
+                self._connection.close()
+            finally:
+                self._connection = _connect_postgres(self.url)
 
     def _run_once(self, work, write):
         if self.dialect == "postgresql":
@@ -209,7 +226,16 @@ def _postgres_errors() -> tuple:
     return (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure, psycopg.errors.LockNotAvailable)
 
 
+def _postgres_lost() -> tuple:
+    try:
+        import psycopg
+    except ImportError:
+        return ()
+    return (psycopg.OperationalError,)
+
+
 _RETRYABLE = {"sqlite": (sqlite3.OperationalError,), "postgresql": _postgres_errors()}
+_LOST_CONNECTION = _postgres_lost()
 
 
 def _is_retryable(exc: BaseException) -> bool:

@@ -160,6 +160,7 @@ class SeatBoard(widgets.VBox):
         super().__init__()
         self.view, self._play, self.seat_view, self.last_error = view_for(game), play, None, None
         self._cards: list = []
+        self._slots: list = []
         self._title, self._status, self._table, self._last = (widgets.HTML() for _ in range(4))
         self._status.add_class("gopskit-status")
         self._hand, self._summary, self._history = widgets.Box(), widgets.HTML(), widgets.HTML()
@@ -258,25 +259,41 @@ class SeatBoard(widgets.VBox):
         return next((c.rank for c in self._cards if c.move == move), str(move))
 
     def _render_hand(self) -> None:
+        """The hand row; slots are reused from one render to the next (no new widgets per turn)."""
         v = self.seat_view
         self._cards = self.view.hand(v.state, v.seat) if v.status == "playing" else []
-        slots = []
-        for card in self._cards:
+        while len(self._slots) < len(self._cards):
+            self._slots.append(self._new_slot(len(self._slots)))
+        for index, (box, face, button) in enumerate(self._slots):
+            if index >= len(self._cards):
+                box.layout.display = "none"
+                continue
+            card = self._cards[index]
+            box.layout.display = None
             chosen = card.move in (self.selected, v.my_move)
-            face = widgets.HTML(render_card(card.rank, card.suit, size="large", classes="gopskit-selected" if chosen else ""))
-            button = widgets.Button(description="", tooltip=f"Play {card.rank}",
-                                    disabled=not (v.my_turn and card.legal),
-                                    layout=widgets.Layout(width="100%", height="100%"))
-            button.add_class("gopskit-card")
+            face.value = render_card(card.rank, card.suit, size="large", classes="gopskit-selected" if chosen else "")
+            button.disabled = not (v.my_turn and card.legal)
+            button.tooltip = f"Play {card.rank}"
+            for cls in [c for c in button._dom_classes if c.startswith("gopskit-key-")]:
+                button.remove_class(cls)
             if card.key and v.my_turn:
                 button.add_class(f"gopskit-key-{card.key}")
-            button.on_click(lambda _b, m=card.move: self.click_card(m))
-            box = widgets.Box([face, button])
-            box.add_class("gopskit-slot")
-            slots.append(box)
-        self._hand.children = slots
+        self._hand.children = [slot[0] for slot in self._slots]
         self._confirm.layout.display = None if self.view.confirm and v.my_turn else "none"
         self._confirm.disabled = self.selected is None
+
+    def _new_slot(self, index: int):
+        face = widgets.HTML()
+        button = widgets.Button(description="", layout=widgets.Layout(width="100%", height="100%"))
+        button.add_class("gopskit-card")
+        button.on_click(lambda _b: self._slot_clicked(index))
+        box = widgets.Box([face, button])
+        box.add_class("gopskit-slot")
+        return box, face, button
+
+    def _slot_clicked(self, index: int) -> None:
+        if index < len(self._cards):
+            self.click_card(self._cards[index].move)
 
     def _set_status(self, text: str, error: bool = False) -> None:
         self.status = text
@@ -413,7 +430,8 @@ class StudentApp(widgets.VBox):
                 return  # let the student read the result first
             self.seat = self.store.claim_seat(self.player_key, pulse.table)
             self._seen.update(table=pulse.table, version=None)
-            self.board = SeatBoard(self._lobby_game, self._play)
+            if self.board is None:  # one board per page: a room plays one game, table after table
+                self.board = SeatBoard(self._lobby_game, self._play)
             self._board_box.children = [self.board]
             self.phase = "table"
         if pulse.table_version != self._seen.get("version"):
