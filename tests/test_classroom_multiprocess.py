@@ -19,11 +19,11 @@ import json
 import time
 
 import pytest
+from test_classroom_support import drop_schema, fresh_schema, postgres_url  # noqa: F401  (fixture)
 
 from gopskit.classroom import ClassroomStore
 from gopskit.classroom.simulate import StudentLog, observation_hash, run_students
 from gopskit.games import replay_record
-from test_classroom_support import drop_schema, fresh_schema, postgres_url  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.slow
 CARDS = 3
@@ -96,7 +96,7 @@ def _check_nothing_seen_early(logs, records) -> None:
     rules_cache = {}
     checked = 0
     for log in logs:
-        for table, ply, seat, status, seen, _at in log.views:
+        for table, ply, seat, _status, seen, _at in log.views:
             record = records[table]
             key = (table, ply, seat)
             if key not in rules_cache:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_classroom_support import clock, postgres_url, store, store_url  # noqa: F401  (fixtures)
 
 from gopskit.classroom import AccessError, RoomError, StaleMoveError
 from gopskit.errors import IllegalMoveError, OptionError
 from gopskit.games import replay_record
-from test_classroom_support import clock, postgres_url, store, store_url  # noqa: F401  (fixtures)
 
 
 def seat_two(store, options=None, **settings):

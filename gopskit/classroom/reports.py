@@ -14,7 +14,7 @@ import json
 
 from .challenges import open_challenges
 from .db import Tx
-from .gameplay import PLAYING, events_so_far, room_row, rules_for, seat_kind, seat_name, seats_of, table_state
+from .gameplay import PLAYING, events_so_far, room_row, seat_kind, seat_name, seats_of, table_state
 from .rooms import current_seat, player_by_key, settings_of, teacher_room
 
 

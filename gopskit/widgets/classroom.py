@@ -445,7 +445,7 @@ class StudentApp(widgets.VBox):
             view = self.store.seat_view(self.seat.seat_key)
         except AccessError:
             self.poller.stop()
-            raise AccessError("this seat is now played from another page or tab; reload this page to take it back")
+            raise AccessError("this seat is now played from another page or tab; reload this page to take it back") from None
         self.board.show(view)
         self._seen["version"] = view.version
         self._after_game(view)
