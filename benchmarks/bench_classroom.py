@@ -15,7 +15,13 @@ Two measurements (figures, never pass/fail):
    as above: the time from one page's click on "Confirm bid" to the
    reveal drawn on the other page.
 
+3. **A crowd of real pages.** ``N`` more Chromium pages, each its own
+   Voila kernel running the student app, join and sit at their tables
+   (polling) while the two pages above play: how long ``N`` pages take to
+   open and join, and the reveal time then.
+
 Run:  python benchmarks/bench_classroom.py [--quick] [--levels 2,10,20,30,45,60] [--browser-levels 0,30]
+      [--crowd-levels 10,30]
 """
 
 from __future__ import annotations
@@ -168,7 +174,23 @@ def kernel_level(count: int, seconds: float) -> dict:
 
 
 # ------------------------------------------------------------ browsers ---
-def browser_level(background: int, seconds_per_turn_limit: float = 20.0) -> dict:
+def open_student_page(browser, server: str, code: str, name: str, wait: bool = True):
+    """A student's page in its own browser context (its own laptop): open, type the name and code, join."""
+    page = browser.new_context().new_page()
+    page.goto(f"{server}/voila/render/classroom.ipynb", timeout=300_000)
+    if wait:
+        join_page(page, code, name)
+    return page
+
+
+def join_page(page, code: str, name: str) -> None:
+    page.locator(".gopskit-join").wait_for(timeout=300_000)
+    page.locator(".gopskit-name-input input").fill(name)
+    page.locator(".gopskit-code-input input").fill(code)
+    page.locator(".gopskit-join").click()
+
+
+def browser_level(background: int, seconds_per_turn_limit: float = 20.0, crowd: int = 0) -> dict:
     from playwright.sync_api import sync_playwright
 
     from gopskit.serve import background_server
@@ -188,16 +210,14 @@ def browser_level(background: int, seconds_per_turn_limit: float = 20.0) -> dict
     timings = []
     with open(folder / "voila.log", "wb") as log, background_server(log=log) as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=args)
-        pages = []
-        for name in ("Ann", "Bob"):
-            page = browser.new_context().new_page()
-            page.goto(f"{server}/voila/render/classroom.ipynb", timeout=120_000)
-            page.locator(".gopskit-join").wait_for(timeout=120_000)
-            page.locator(".gopskit-name-input input").fill(name)
-            page.locator(".gopskit-code-input input").fill(room.code)
-            page.locator(".gopskit-join").click()
-            pages.append(page)
-        wait_for_students(store, room.teacher_key, background + 2)
+        opened = time.perf_counter()
+        crowd_pages = [open_student_page(browser, server, room.code, f"Page {i:02d}", wait=False) for i in range(crowd)]
+        for i, page in enumerate(crowd_pages):
+            join_page(page, room.code, f"Page {i:02d}")
+        wait_for_students(store, room.teacher_key, background + crowd, limit=300)
+        crowd_seconds = time.perf_counter() - opened
+        pages = [open_student_page(browser, server, room.code, name) for name in ("Ann", "Bob")]
+        wait_for_students(store, room.teacher_key, background + crowd + 2)
         seat_waiting(store, room.code, together=("Ann", "Bob"))
         for page in pages:
             page.locator(".gopskit-card:not([disabled])").first.wait_for(timeout=60_000)
@@ -224,17 +244,20 @@ def browser_level(background: int, seconds_per_turn_limit: float = 20.0) -> dict
         if p.is_alive():
             p.terminate()
     store.close()
-    return {"background_students": background, **summary(timings)}
+    return {"background_students": background, "crowd_pages": crowd, "crowd_join_seconds": crowd_seconds,
+            **summary(timings)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--levels", default="2,10,20,30,45,60")
     parser.add_argument("--browser-levels", default="0,30")
+    parser.add_argument("--crowd-levels", default="10,30",
+                        help="real browser pages (each its own Voila kernel) idling at their tables while two play")
     parser.add_argument("--seconds", type=float, default=25.0)
     parser.add_argument("--quick", action="store_true", help="two small levels only")
     args = parser.parse_args()
-    levels = [2, 10] if args.quick else [int(x) for x in args.levels.split(",")]
+    levels = [2, 10] if args.quick else [int(x) for x in args.levels.split(",") if x]
     print(f"Kernel side: {CARDS}-card Goofspiel, poll {POLL} s, think 0-{THINK} s, one SQLite store, {os.cpu_count()} cores")
     print(f"{'students':>9} {'bids':>6} {'reveals':>8} {'median':>8} {'p95':>8} {'max':>8}")
     for count in levels:
@@ -246,10 +269,16 @@ def main() -> None:
             break
     if args.browser_levels:
         print("\nReal browsers (Voila + two Chromium pages): confirm click to reveal on the other page")
-        for background in ([0] if args.quick else [int(x) for x in args.browser_levels.split(",")]):
+        for background in ([0] if args.quick else [int(x) for x in args.browser_levels.split(",") if x]):
             r = browser_level(background)
             print(f"  {background:>3} background students: median {r['median']:.3f} s, p95 {r['p95']:.3f} s, "
                   f"max {r['max']:.3f} s over {r['n']} turns", flush=True)
+    if args.crowd_levels and not args.quick:
+        print("\nReal browsers: N more Chromium pages (N Voila kernels) seated and polling while two pages play")
+        for crowd in [int(x) for x in args.crowd_levels.split(",")]:
+            r = browser_level(0, crowd=crowd)
+            print(f"  {crowd:>3} pages joined in {r['crowd_join_seconds']:.0f} s; reveal median {r['median']:.3f} s, "
+                  f"p95 {r['p95']:.3f} s, max {r['max']:.3f} s", flush=True)
 
 
 if __name__ == "__main__":
