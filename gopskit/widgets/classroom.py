@@ -22,7 +22,6 @@ counts a student as present only while their browser beats.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import time
@@ -37,6 +36,7 @@ from ..classroom import ClassroomStore
 from ..classroom import html as pages
 from ..classroom.db import default_url
 from ..classroom.errors import AccessError
+from ..classroom.live import BRIDGE_ESM, Poller
 from ..classroom.pairing import PAIRINGS
 from ..errors import GopsError
 from ..games import available_games, rules_class
@@ -58,31 +58,6 @@ try:
 except ImportError:  # pragma: no cover - the kit depends on it; without it pages just do not resume
     anywidget = None
 
-_BRIDGE_ESM = """
-function read(key) {
-  try { return window.sessionStorage.getItem(key) || window.localStorage.getItem(key) || ""; } catch (e) { return ""; }
-}
-function write(key, value) {
-  try {
-    for (const store of [window.sessionStorage, window.localStorage]) {
-      if (value) { store.setItem(key, value); } else { store.removeItem(key); }
-    }
-  } catch (e) {}
-}
-function render({ model, el }) {
-  el.style.display = "none";
-  const key = model.get("storage_key");
-  if (model.get("to_save")) { write(key, model.get("to_save")); }
-  model.set("saved", read(key));
-  model.set("loaded", true);
-  model.save_changes();
-  model.on("change:to_save", () => write(key, model.get("to_save")));
-  const timer = setInterval(() => { model.set("beats", model.get("beats") + 1); model.save_changes(); },
-                            model.get("every_ms"));
-  return () => clearInterval(timer);
-}
-export default { render };
-"""
 
 
 def make_bridge(storage_key: str):
@@ -93,7 +68,7 @@ def make_bridge(storage_key: str):
     class BrowserBridge(anywidget.AnyWidget):
         """Keeps one value in the browser's storage and beats while the page is open."""
 
-        _esm = _BRIDGE_ESM
+        _esm = BRIDGE_ESM
         storage_key = traitlets.Unicode("").tag(sync=True)
         saved = traitlets.Unicode("").tag(sync=True)
         to_save = traitlets.Unicode("").tag(sync=True)
@@ -119,32 +94,6 @@ def guarded(method):
         return None
 
     return wrapper
-
-
-class Poller:
-    """Calls ``tick`` every ``every`` seconds on the kernel's event loop (Voila's, or JupyterLab's)."""
-
-    def __init__(self, tick, every: float):
-        self.tick, self.every, self.task = tick, every, None
-
-    def start(self) -> bool:
-        try:
-            loop = asyncio.get_running_loop()  # a kernel runs cells and clicks inside its loop
-        except RuntimeError:
-            return False  # plain Python (tests): call tick() by hand
-        if self.task is None or self.task.done():
-            self.task = loop.create_task(self._run())
-        return True
-
-    async def _run(self):
-        while True:
-            self.tick()
-            await asyncio.sleep(self.every)
-
-    def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            self.task = None
 
 
 # ------------------------------------------------------------------ board ---
@@ -501,19 +450,25 @@ class StudentApp(widgets.VBox):
         lobby = self.store.lobby(self.player_key)
         self._seen.update(game=lobby.game, pairing=lobby.pairing)
         self._lobby.value = pages.lobby_html(lobby)
+        waiting = [p["name"] for p in lobby.players if p["state"] == "waiting" and p["name"] != lobby.me]
+        shown = (tuple(c["id"] for c in lobby.challenges_to_me), tuple(waiting), lobby.status, lobby.pairing)
+        if shown != self._seen.get("challenges"):  # rebuilt only on change: a half-made choice stays put
+            self._seen["challenges"] = shown
+            self._challenges.children = self._challenge_rows(lobby, waiting)
+
+    def _challenge_rows(self, lobby, waiting) -> list:
         rows = []
         for challenge in lobby.challenges_to_me:
             yes, no = _button("Accept", "gopskit-accept", "success"), _button("Decline", "gopskit-decline")
             yes.on_click(lambda _b, c=challenge["id"]: self.answer(c, True))
             no.on_click(lambda _b, c=challenge["id"]: self.answer(c, False))
             rows.append(widgets.HBox([widgets.HTML(f"<b>{escape(challenge['name'])}</b> challenges you."), yes, no]))
-        waiting = [p["name"] for p in lobby.players if p["state"] == "waiting" and p["name"] != lobby.me]
         if lobby.status == "open" and lobby.pairing == "challenge" and waiting:
             pick = widgets.Dropdown(options=waiting, description="Challenge")
             go = _button("Send challenge", "gopskit-challenge", "primary")
             go.on_click(lambda _b: self.challenge(pick.value))
             rows.append(widgets.HBox([pick, go]))
-        self._challenges.children = rows
+        return rows
 
     @guarded
     def challenge(self, name: str) -> None:
@@ -541,7 +496,7 @@ class TeacherApp(widgets.VBox):
         super().__init__()
         self.url, self.store, self.last_error, self.teacher_key, self.code = url, store, None, None, None
         self.export_folder = Path(export_folder) if export_folder else None
-        self.poller, self._fingerprint, self._shown_at = Poller(self.tick, poll), None, 0.0
+        self.poller, self._fingerprint, self._shown_at, self._end_asked = Poller(self.tick, poll), None, 0.0, -99.0
         self._game = widgets.Dropdown(options=available_games(), value="goofspiel", description="Game")
         self._options_box, self._controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap")), {}
         self._pairing = widgets.Dropdown(options=list(PAIRINGS), value="random", description="Pairing")
@@ -657,7 +612,7 @@ class TeacherApp(widgets.VBox):
     @guarded
     def end(self) -> None:
         """End the room (a second click within ten seconds confirms)."""
-        if time.monotonic() - getattr(self, "_end_asked", -99.0) > 10.0:
+        if time.monotonic() - self._end_asked > 10.0:
             self._end_asked = time.monotonic()
             self.show_message("Click “End room” again to end it: unfinished games stop where they are.")
             return
