@@ -30,6 +30,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -170,7 +171,9 @@ def kernel_level(count: int, seconds: float) -> dict:
         p.join(60)
     moves = store.db.run(lambda tx: tx.one("SELECT COUNT(*) AS n FROM moves WHERE actor = 'player'"))["n"]
     store.close()
-    return {"students": count, "bids": int(moves), **summary(reveal_latencies(url, folder))}
+    result = {"students": count, "bids": int(moves), **summary(reveal_latencies(url, folder))}
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
 
 
 # ------------------------------------------------------------ browsers ---
@@ -244,6 +247,7 @@ def browser_level(background: int, seconds_per_turn_limit: float = 20.0, crowd: 
         if p.is_alive():
             p.terminate()
     store.close()
+    shutil.rmtree(folder, ignore_errors=True)
     return {"background_students": background, "crowd_pages": crowd, "crowd_join_seconds": crowd_seconds,
             **summary(timings)}
 

@@ -316,6 +316,22 @@ def ask_rematch(tx: Tx, seat: dict, now: float, seed=None) -> str | None:
     return create_table(tx, room, seating, "rematch", table["round"], int(rng.integers(2**62)), now)
 
 
+def schedule_due(tx: Tx, room: dict, now: float) -> bool:
+    """Would :func:`auto_pair` or :func:`next_round` do anything now? (A read only.)"""
+    if room["status"] != "open":
+        return False
+    settings = settings_of(room)
+    if room["schedule"]:
+        plan_left = room["round"] < len(json.loads(room["schedule"])["rounds"])
+        busy = tx.one("SELECT id FROM game_tables WHERE room = ? AND status = ? LIMIT 1", (room["code"], PLAYING))
+        if plan_left and busy is None:
+            return True
+    if settings.pairing != "random" or not settings.auto_pair:
+        return False
+    size = rules_for(room["game"], room["options"]).num_players
+    return len(waiting_players(tx, room["code"], now - settings.timeout, now - AUTO_PAIR_REST)) >= size
+
+
 def auto_pair(tx: Tx, room: dict, now: float) -> list[str]:
     """In a random-pairing room with ``auto_pair`` on, seat waiting students in full tables.
 
@@ -330,4 +346,4 @@ def auto_pair(tx: Tx, room: dict, now: float) -> list[str]:
 
 __all__ = ["RoomSettings", "ask_rematch", "auto_pair", "claim_seat", "create_room", "create_table",
            "current_seat", "end_room", "heartbeat", "join", "leave", "next_round", "pair_waiting",
-           "player_by_key", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]
+           "player_by_key", "schedule_due", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]

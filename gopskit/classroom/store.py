@@ -201,7 +201,18 @@ class ClassroomStore:
         return self._write(work)
 
     def keep_schedule(self, player_key: str) -> dict:
-        """Public chores any page may do: auto-pair waiting students, start the next round."""
+        """Public chores any page may do: auto-pair waiting students, start the next round.
+
+        A read comes first, so the many pages that call this every second
+        take the write lock only when there is something to do.
+        """
+        def needed(tx, now):
+            room = gameplay.room_row(tx, rooms.player_by_key(tx, player_key)["room"])
+            return rooms.schedule_due(tx, room, now)
+
+        if not self._read(needed):
+            return {"paired": 0, "next_round": False}
+
         def work(tx, now):
             room = gameplay.room_row(tx, rooms.player_by_key(tx, player_key)["room"], lock="update")
             return _schedule(tx, room, now)
