@@ -58,3 +58,13 @@ def test_the_teachers_how_to_runs_as_written():
     page = Path(__file__).resolve().parent.parent / "docs" / "classroom.md"
     result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 8 and result.failed == 0
+
+
+@pytest.mark.parametrize("name", ["analysis", "db", "html", "live", "migrations", "pairing", "store", "tokens",
+                                  "rooms", "reports", "cli", "__init__"])
+def test_the_docstring_examples_hold(name):
+    import doctest
+    import importlib
+
+    module = importlib.import_module("gopskit.classroom" if name == "__init__" else f"gopskit.classroom.{name}")
+    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
