@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve the apps with Voila")
     serve.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
     serve.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    serve.add_argument("--host", default="localhost",
+                       help="address to listen on: localhost (default) or 0.0.0.0 to serve a classroom network")
     serve.set_defaults(func=_serve)
 
     replay = sub.add_parser("replay", help="replay a game record (JSON file)")
@@ -80,7 +82,7 @@ def main(argv=None) -> int:
 def _serve(args) -> int:
     from .serve import serve  # the Voila launcher lives beside the apps' code
 
-    return serve(port=args.port, open_browser=not args.no_browser)
+    return serve(port=args.port, open_browser=not args.no_browser, host=args.host)
 
 
 # ---------------------------------------------------------------- replay ---

@@ -54,14 +54,19 @@ def notebooks_dir() -> Path:
     )
 
 
-def voila_argv(folder: Path, port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT) -> list[str]:
-    """The command-line arguments Voila gets (tree mode on ``folder``)."""
+def voila_argv(folder: Path, port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT,
+               host: str = "localhost") -> list[str]:
+    """The command-line arguments Voila gets (tree mode on ``folder``).
+
+    ``host`` is the address to listen on: ``localhost`` (this computer only) or
+    ``0.0.0.0`` so that students' laptops on the school network can reach it.
+    """
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
         raise GopsError(f"a port is a whole number from 1 to 65535, not {port!r}")
     argv = [
         str(folder),
         f"--port={port}",
-        "--Voila.ip=localhost",
+        f"--Voila.ip={host}",
         "--strip_sources=True",
         "--show_tracebacks=False",
         f"--Voila.open_browser={open_browser}",
@@ -91,15 +96,16 @@ def _voila_app_class():
     return GopskitVoila
 
 
-def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT) -> int:
+def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT, host: str = "localhost") -> int:
     """Serve the apps until interrupted; return the exit status.
 
     Opens http://localhost:PORT (the landing page) in a browser unless
     ``open_browser`` is false.
     """
     folder = notebooks_dir()
-    argv = voila_argv(folder, port, open_browser, preheat)
-    print(f"gopskit: serving the apps in {folder} at http://localhost:{port} (Ctrl-C stops)", flush=True)
+    argv = voila_argv(folder, port, open_browser, preheat, host)
+    where = f"http://localhost:{port}" + (f" and on this computer's network address, port {port}" if host != "localhost" else "")
+    print(f"gopskit: serving the apps in {folder} at {where} (Ctrl-C stops)", flush=True)
     _voila_app_class().launch_instance(argv=argv)
     return 0
 

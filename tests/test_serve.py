@@ -83,3 +83,12 @@ def test_the_stored_index_matches_the_list_of_apps():
     stored = nbformat.read(NOTEBOOKS / "index.ipynb", as_version=4)
     assert stored.cells[0].source == index_notebook().cells[0].source, \
         "index.ipynb is out of date: run gopskit.widgets.apps.write_index('notebooks/index.ipynb')"
+
+
+def test_serve_can_listen_on_the_classroom_network():
+    from pathlib import Path
+
+    from gopskit.serve import voila_argv
+
+    assert "--Voila.ip=localhost" in voila_argv(Path("notebooks"), 8866, False)
+    assert "--Voila.ip=0.0.0.0" in voila_argv(Path("notebooks"), 8866, False, host="0.0.0.0")

@@ -39,7 +39,11 @@ APPS = (
     App("matrix_explorer.ipynb", "Payoff-matrix explorer", "Watch dominated strategies fall away; find the equilibrium.", "matrix"),
     App("strategy_explorer.ipynb", "Goofspiel strategy explorer", "The optimal bid for any position of a solved deck, as a heat map.", "heatmap"),
     App("learning_explorer.ipynb", "Learning explorer", "Fictitious play, regret matching and CFR converging, step by step.", "curve"),
-    App("tournament.ipynb", "Tournament runner", "Every bot against every other: tables and charts.", "bars"),
+    App("tournament.ipynb", "Tournament runner", "Students' strategies and the bots, every one against every other: tables and charts.", "bars"),
+    App("classroom.ipynb", "Classroom: join a game",
+        "Play your classmates on your own laptop: your name and the room code.", (("A", "S"), ("A", "H"), ("7", "D"))),
+    App("classroom-teacher.ipynb", "Classroom: teacher",
+        "Open a room, pair the class, watch every table, export the games.", "bars"),
 )
 
 
