@@ -113,6 +113,10 @@ def test_two_students_play_each_other_on_two_pages(classroom_server, chromium):
         ann.wait_for_function(f"() => ({ROWS})() === {turn + 1}", timeout=STEP_MS)
         latencies.append(time.perf_counter() - sent)
         assert _rows(bob) == turn + 1 or bob.wait_for_function(f"() => ({ROWS})() === {turn + 1}", timeout=STEP_MS)
+    for page in students:  # each page's status line follows its own poll of the store
+        page.wait_for_function(
+            "() => { const s = document.querySelector('.gopskit-status'); return !!s && s.innerText.includes('Game over'); }",
+            timeout=STEP_MS)
     finals = [p.locator(".gopskit-status").inner_text() for p in students]
     assert all("Game over" in text for text in finals) and finals[0] == finals[1], finals
     teacher.locator(".gopskit-leaderboard").wait_for(timeout=STEP_MS)
