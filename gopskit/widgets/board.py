@@ -21,8 +21,6 @@ Test hooks (DESIGN.md contract 4): clickable cards have the CSS class
 
 from __future__ import annotations
 
-import functools
-import time
 from html import escape
 
 import ipywidgets as widgets
@@ -33,32 +31,12 @@ from ..arena.match import seat_agents, start_game
 from ..errors import GopsError
 from ..games.base import Rules
 from ..viz.svg import points_chart_svg
+from ._guard import guarded
 from .assets import style_html
 from .cards import render_card
 from .panel import HUMAN, OptionsPanel
 from .seats import HumanSeat
 from .views.base import GameView, all_events, final_status, render_history_table, render_summary
-
-
-def _guarded(method):
-    """Run a callback so that nothing it raises reaches the class: show it on the status line."""
-
-    @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return method(self, *args, **kwargs)
-        except GopsError as exc:
-            self._show_error(str(exc))
-        except Exception as exc:  # a bug: keep the board alive, keep the error for tests
-            self.last_error = exc
-            self._show_error(f"Something went wrong ({type(exc).__name__}: {exc}). Press New game to start again.")
-        finally:
-            self.last_click_ms = (time.perf_counter() - started) * 1000
-            self._timing.value = f'<span data-click-ms="{self.last_click_ms:.2f}"></span>'
-        return None
-
-    return wrapper
 
 
 class GameBoard(widgets.VBox):
@@ -90,7 +68,7 @@ class GameBoard(widgets.VBox):
         self.reset()
 
     # -- public actions (what a click does) -------------------------------
-    @_guarded
+    @guarded
     def reset(self, seed=None) -> None:
         """Start a new game with the options and seats chosen in the panel."""
         if self.state is not None:  # the first game uses the rules given to the constructor
@@ -106,7 +84,7 @@ class GameBoard(widgets.VBox):
         self._title.value = self._title_html()
         self._advance()
 
-    @_guarded
+    @guarded
     def click_card(self, move) -> None:
         """Choose ``move`` for the person whose hand is shown (a click on that card)."""
         seat = self._need_active()
@@ -122,7 +100,7 @@ class GameBoard(widgets.VBox):
         self._shown = self._humans() == 1
         self._advance()
 
-    @_guarded
+    @guarded
     def confirm(self) -> None:
         """Commit the chosen card (the confirm button, or Enter)."""
         seat = self._need_active()
@@ -133,7 +111,7 @@ class GameBoard(widgets.VBox):
         self._shown = self._humans() == 1
         self._advance()
 
-    @_guarded
+    @guarded
     def show_hand(self) -> None:
         """Hot seat: the person to move is ready, so turn their hand face up."""
         self._need_active()
@@ -272,8 +250,14 @@ class GameBoard(widgets.VBox):
         cls = "gopskit-status-text gopskit-error" if error else "gopskit-status-text"
         self._status.value = f'<div class="{cls}" aria-live="polite">{escape(text)}</div>'
 
+    crash_advice = " Press New game to start again."
+
     def _show_error(self, text: str) -> None:
         self._set_status(text, error=True)
+
+    def _record_click_ms(self, ms: float) -> None:
+        self.last_click_ms = ms
+        self._timing.value = f'<span data-click-ms="{ms:.2f}"></span>'
 
     # -- names -------------------------------------------------------------
     def names(self) -> list[str]:

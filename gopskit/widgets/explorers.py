@@ -8,14 +8,13 @@ figures from :mod:`gopskit.viz.figures`.
 
 from __future__ import annotations
 
-import functools
-import time
 from html import escape
 
 import ipywidgets as widgets
 import traitlets
 
 from ..errors import GopsError
+from ._guard import guarded
 from .assets import style_html
 from .explore_data import (
     ALGORITHMS, bid_table, goofspiel_solution, learning_trace, matrix_report, mix_text, parse_cards,
@@ -24,24 +23,6 @@ from .explore_data import (
 
 _WIDE = widgets.Layout(width="auto", min_width="240px")
 _STYLE = {"description_width": "initial"}
-
-
-def _guarded(method):
-    @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return method(self, *args, **kwargs)
-        except GopsError as exc:
-            self._say(str(exc), error=True)
-        except Exception as exc:  # keep the app alive in front of a class; keep the error for tests
-            self.last_error = exc
-            self._say(f"Something went wrong ({type(exc).__name__}: {exc}).", error=True)
-        finally:
-            self.last_click_ms = (time.perf_counter() - started) * 1000
-        return None
-
-    return wrapper
 
 
 class Explorer(widgets.VBox):
@@ -68,6 +49,14 @@ class Explorer(widgets.VBox):
         self.status = text
         cls = "gopskit-status-text gopskit-error" if error else "gopskit-status-text"
         self._status.value = f'<div class="{cls}">{escape(text)}</div>'
+
+    crash_advice = ""
+
+    def _show_error(self, text: str) -> None:
+        self._say(text, error=True)
+
+    def _record_click_ms(self, ms: float) -> None:
+        self.last_click_ms = ms
 
 
 def _svg(fig) -> str:
@@ -107,7 +96,7 @@ class MatrixExplorer(Explorer):
         self.game.value = self._initial
         self.refresh()
 
-    @_guarded
+    @guarded
     def refresh(self, custom: bool = False) -> None:
         if custom and self.game.value != "Type your own":
             self.game.value = "Type your own"  # its observer refreshes with the typed matrix
@@ -182,7 +171,7 @@ class StrategyExplorer(Explorer):
         self.num_cards.value = self._initial
         self.refresh()
 
-    @_guarded
+    @guarded
     def refresh(self) -> None:
         from ..viz.figures import heatmap_figure
 
@@ -234,14 +223,14 @@ class LearningExplorer(Explorer):
         self.game.value, self.algorithm.value, self.iterations.value = self._initial
         self.refresh()
 
-    @_guarded
+    @guarded
     def refresh(self) -> None:
         payoffs, rows, _cols = preset(self.game.value)
         self.trace = learning_trace(self.algorithm.value, payoffs, rows, self.iterations.value)
         self.frame.value = self.play.value = self.frames
         self._draw()
 
-    @_guarded
+    @guarded
     def _draw(self) -> None:
         from ..viz.figures import convergence_figure
 
