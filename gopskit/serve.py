@@ -75,6 +75,8 @@ def voila_argv(folder: Path, port: int = DEFAULT_PORT, open_browser: bool = True
         # on a busy machine a kernel can be slow to send its outputs: wait, never drop a board
         "--VoilaExecutor.iopub_timeout=60",
         "--VoilaExecutor.startup_timeout=120",
+        # kernels talk over local sockets, not TCP ports: no race for a free port when many start at once
+        "--KernelManager.transport=ipc",
     ]
     if preheat:
         argv += ["--preheat_kernel=True", "--pool_size=1", "--VoilaKernelManager.fill_delay=0"]
