@@ -25,7 +25,12 @@ def _crash(observation):
 
 
 def _stub(observation):
-    ...
+    """Return a card."""
+    ...  # your answer here
+
+
+def _no_return(observation):
+    observation.prize  # noqa: B018 - a written function that forgets to return
 
 
 def _two_up(observation):
@@ -45,7 +50,7 @@ CASES = {
         (4, "random opponent expects"), (7.5, "half of the 15"), (11, "ties as wins"), (10, "divides by 4"),
         (15, "every point"), (12, "too high"), (2, "too low"), ("8", "should be a number"), (True, "should be a number")]),
     "check_beats_match_prize": ([_beat], [
-        (_copy, "draw"), (_crash, "raised AttributeError"), (_stub, "returned None"), (5, "should be a function"),
+        (_copy, "draw"), (_crash, "raised AttributeError"), (_no_return, "returned None"), (5, "should be a function"),
         (lambda o: max(o.legal_moves) + 1, "not a card in your hand"), (lambda o: min(o.legal_moves), "leads you")]),
     "check_best_reply_points": ([9, 9.0], [
         (15, "forgot the 6"), (21, "every point"), (5, "5-card"), (0, "can be beaten"), (7, "not it"),
@@ -66,13 +71,13 @@ CASES = {
         (2, "should be a list")]),
     "check_blind_information_sets": ([1, 1.0], [(4, "could see the prize"), (24, "counts positions"),
                                                 (2, "not it"), ("one", "whole number")]),
-    "check_beats_honest": ([_beat], [(_copy, "draw"), (_stub, "returned None"), (_crash, "raised AttributeError"),
+    "check_beats_honest": ([_beat], [(_copy, "draw"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                      (lambda o: min(o.legal_moves), "you lose")]),
     "check_bluff_reading": ([0.23, 0.225], [(0.77, "exactly 1"), (0.2, "bidding 2 only"), (0.5, "not it"),
                                             (2, "between 0 and 1")]),
-    "check_my_strategy": ([_copy, _beat_random], [(_stub, "returned None"), (_crash, "raised AttributeError"),
+    "check_my_strategy": ([_copy, _beat_random], [(_no_return, "returned None"), (_crash, "raised AttributeError"),
                                                   (_two_up, "trails the random bot"), (4, "should be a function")]),
-    "check_beats_one_higher": ([_two_up], [(_copy, "one-higher leads you"), (_stub, "returned None"),
+    "check_beats_one_higher": ([_two_up], [(_copy, "one-higher leads you"), (_no_return, "returned None"),
                                             (_beat, "every game was even")]),
     "check_winner": (["adaptive"], [("equilibrium", "ranked 2"), ("Adaptive", "name of an entry"),
                                      ("nobody", "name of an entry")]),
@@ -118,6 +123,46 @@ def test_blank_answers_say_not_answered_and_never_raise(checker):
         assert feedback.status == "blank", f"{checker.__name__}({blank!r}) -> {feedback}"
         assert "not answered yet" in feedback.text() and "Hint" in feedback.text()
         assert "Not answered yet" in feedback._repr_html_()
+
+
+FUNCTION_CHECKERS = [f for f in ALL_CHECKERS if any(callable(a) for a in CASES.get(f.__name__, ([], []))[0])]
+
+
+@pytest.mark.parametrize("checker", FUNCTION_CHECKERS, ids=lambda f: f.__name__)
+def test_an_unwritten_function_says_not_answered_not_a_red_error(checker):
+    """The student notebooks hand out a function as signature, docstring and `...`: that is a blank, not a mistake."""
+    for blank in (_stub, lambda observation: None):
+        feedback = checker(blank)
+        assert feedback.status == "blank", f"{checker.__name__}(unwritten function) -> {feedback}"
+        assert "returned None" not in feedback.text() and "Not answered yet" in feedback._repr_html_()
+
+
+def test_the_student_notebooks_function_blanks_are_not_answered_yet():
+    """Run each function exercise exactly as a student gets it (the derived blank) through its check cell."""
+    import gopskit.course.checks as all_checks
+    from gopskit.course import sync
+
+    seen = 0
+    for teacher in sync.teacher_notebooks():
+        for answer, check in sync.exercises(sync.read(teacher)):
+            stub = sync.answer_stub(answer)
+            if "def " not in stub:
+                continue
+            namespace = {name: getattr(all_checks, name) for name in
+                         {f.__name__ for f in ALL_CHECKERS}}
+            exec(stub, namespace)  # noqa: S102 - the blank a student sees
+            call = "\n".join(line for line in check.splitlines() if not line.startswith("#"))
+            feedback = eval(call, namespace)  # noqa: S307 - the check cell's one call
+            assert feedback.status == "blank", f"{teacher.name}: {stub!r} -> {feedback}"
+            seen += 1
+    assert seen >= 2
+
+
+def test_a_function_that_forgets_to_return_is_still_a_mistake():
+    from gopskit.course.feedback import is_blank
+
+    assert not is_blank(_no_return) and not is_blank(_beat) and not is_blank(print)
+    assert is_blank(_stub) and is_blank(...) and is_blank(None)
 
 
 @pytest.mark.parametrize("checker", ALL_CHECKERS, ids=lambda f: f.__name__)

@@ -4,8 +4,9 @@ Every exercise checker returns a :class:`Feedback`. It shows itself in a
 notebook as a coloured box (HTML) and as one or two plain lines elsewhere;
 ``bool(feedback)`` is true only for a correct answer. A checker never raises
 on a student's answer: a blank answer (``...``, the placeholder the student
-notebooks carry, or ``None``) gets a "not answered yet" message, a wrong type
-or value a sentence saying what was expected.
+notebooks carry, ``None``, or a function whose body is still only its
+docstring and ``...``) gets a "not answered yet" message, a wrong type or
+value a sentence saying what was expected.
 
 >>> correct("Exercise 1", "4 is the card equal to the prize.")
 Exercise 1: correct. 4 is the card equal to the prize.
@@ -16,6 +17,7 @@ False
 from __future__ import annotations
 
 import dataclasses
+import dis
 import numbers
 from html import escape
 
@@ -83,8 +85,36 @@ def not_answered(exercise: str, name: str) -> Feedback:
 
 
 def is_blank(answer) -> bool:
-    """True for the student notebooks' placeholder ``...`` and for ``None``."""
-    return answer is Ellipsis or answer is None
+    """True for the student notebooks' placeholder ``...``, for ``None`` and for an unwritten function.
+
+    The student notebooks give a function exercise as its signature and
+    docstring with ``...`` as the body; such a function (or one whose body is
+    only ``pass``) has not been answered yet, which is not the same mistake as
+    a written function that forgets to ``return``.
+
+    >>> def strategy(observation):
+    ...     'Return a card.'
+    ...     ...  # your answer here
+    >>> is_blank(strategy), is_blank(lambda observation: observation.prize)
+    (True, False)
+    """
+    return answer is Ellipsis or answer is None or is_blank_function(answer)
+
+
+_SKIPPED_OPS = {"RESUME", "NOP", "CACHE"}
+
+
+def is_blank_function(function) -> bool:
+    """True if ``function`` is a plain function whose body does nothing (docstring, ``...`` or ``pass`` only).
+
+    Compares its byte code, not its source text (a notebook function may have
+    no source file): such a body compiles to "return None" and nothing else.
+    """
+    code = getattr(function, "__code__", None)
+    if code is None or code.co_flags & 0x20 or code.co_names or code.co_freevars or code.co_cellvars:
+        return False  # not a plain function, a generator, or one that uses any name: it was written
+    steps = [(i.opname, i.argval) for i in dis.get_instructions(code) if i.opname not in _SKIPPED_OPS]
+    return steps in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
 
 
 def as_number(answer) -> float | None:
@@ -119,4 +149,4 @@ def describe(answer) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-__all__ = ["Feedback", "as_card_list", "as_int", "as_number", "correct", "describe", "is_blank", "not_answered", "wrong"]
+__all__ = ["Feedback", "as_card_list", "as_int", "as_number", "correct", "describe", "is_blank", "is_blank_function", "not_answered", "wrong"]
