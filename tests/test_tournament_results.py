@@ -275,3 +275,77 @@ def test_result_tables_agree_with_each_other(results):
     assert all(r["mean_points"] is None for r in results.ranking() if not r["games"])
     assert means == sorted(means, reverse=True)
     assert ResultSet.from_dict(json.loads(json.dumps(results.to_dict()))).to_dict() == results.to_dict()
+
+
+# --------------------------------------------- confidence and the rule ---
+def test_mean_interval_agrees_with_the_t_formula():
+    from scipy import stats
+
+    from gopskit.arena.results import mean_interval
+
+    values = np.array([4.0, 9.0, 1.0, 7.0, 3.0, 6.0])
+    half = stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
+    row = mean_interval(values)
+    assert (row["low"], row["high"]) == pytest.approx((values.mean() - half, values.mean() + half))
+    assert mean_interval(values, 0.5)["high"] < row["high"]
+    assert mean_interval([2, 2, 2])["low"] == mean_interval([2, 2, 2])["high"] == 2.0
+    assert mean_interval([])["mean"] is None and mean_interval([5])["low"] is None
+    with pytest.raises(OptionError, match="between 0 and 1"):
+        mean_interval(values, 95)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.integers(-40, 40), min_size=2, max_size=30))
+def test_the_interval_holds_the_mean_and_narrows_with_more_deals(values):
+    from gopskit.arena.results import mean_interval
+
+    row = mean_interval(values)
+    assert row["low"] <= row["mean"] <= row["high"]
+    twice = mean_interval(values * 2)
+    assert twice["high"] - twice["low"] <= row["high"] - row["low"] + 1e-9
+
+
+def test_intervals_count_deals_not_games(small):
+    """The two a-b games share a deal (one seed, both seats): one unit, the mean of 5 and 4."""
+    deals = small.deal_points()
+    assert sorted(deals["a"]) == [4.5, 6.0] and sorted(deals["b"]) == [1.5, 3.0]
+    rows = {r["name"]: r for r in small.ranking()}
+    assert rows["a"]["deals"] == 2 and rows["a"]["ci_low"] < 5.25 < rows["a"]["ci_high"]
+
+
+def test_in_a_played_tournament_every_deal_is_complete_and_the_interval_holds_the_mean():
+    from gopskit.arena.tournament import Tournament
+
+    results = Tournament(Goofspiel(num_cards=4), ["random", "match-prize", "one-higher"], games=6, seed=3,
+                         exploitability=False).run(progress=False)
+    deals = results.deal_points()
+    for row in results.ranking():
+        assert row["deals"] == 2 * 6  # two tables of 6 deals each, both seats of every deal
+        assert row["mean_points"] == pytest.approx(deals[row["name"]].mean())
+        assert row["ci_low"] <= row["mean_points"] <= row["ci_high"]
+
+
+def test_compare_is_paired_by_deal_and_says_when_it_is_clear():
+    games = [game(s, p, [0], None) | {"seed": k} for k in range(6)
+             for s, p in ((["a", "b"], [5 + k % 2, 1]), (["b", "a"], [2, 4]))]
+    rs = ResultSet("goofspiel", {}, 0, 6, [{"name": "a"}, {"name": "b"}], games)
+    row = rs.compare("a", "b")
+    assert row["n"] == 6 and row["mean"] == pytest.approx(3.25) and row["clear"]
+    assert rs.compare("b", "a")["mean"] == pytest.approx(-3.25)
+    noisy = ResultSet("goofspiel", {}, 0, 1, [{"name": "a"}, {"name": "b"}],
+                      [game(["a", "b"], [9, 1], [0]) | {"seed": 1}, game(["a", "b"], [1, 8], [1]) | {"seed": 2}])
+    assert not noisy.compare("a", "b")["clear"]
+    with pytest.raises(OptionError, match="no entry called 'z'"):
+        rs.compare("a", "z")
+
+
+def test_the_ranking_rule_is_saved_and_printed(small, tmp_path):
+    from gopskit.arena.results import RANKING_RULE
+
+    small.save(tmp_path)
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["ranking_rule"] == RANKING_RULE and "mean points" in RANKING_RULE
+    assert data["ranking"][0]["ci_low"] is not None
+    text = small.ranking_text()
+    assert "95% interval" in text and "Ranked by mean points per game" in text
+    assert " to " in text.splitlines()[2]

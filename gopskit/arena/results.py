@@ -12,6 +12,13 @@ per game and seat) and ``ranking.csv``; ``ResultSet.load`` reads them back.
 ...     [{"seats": ["a", "b"], "seed": 1, "points": [5, 1], "winners": [0], "forfeits": [], "record": None}])
 >>> [(row["name"], row["mean_points"], row["wins"]) for row in rs.ranking()]
 [('a', 5.0, 1), ('b', 1.0, 0)]
+
+How sure is a ranking? Every entry's mean comes with a confidence interval
+over *deals* (one deal = one game seed of one table, played from every
+seat; deals are independent, the seatings of one deal are not), computed by
+:func:`mean_interval` with Student's t from scipy.stats;
+:meth:`ResultSet.compare` puts one entry against another the same way.
+The rule the ranking follows is :data:`RANKING_RULE`, saved in results.json.
 """
 
 from __future__ import annotations
@@ -20,15 +27,52 @@ import csv
 import dataclasses
 import json
 import pathlib
+import textwrap
 from collections import Counter
 
 import numpy as np
+from scipy import stats
 
 from ..errors import OptionError
 
 FORMAT_VERSION = 1
-RANKING_COLUMNS = ("rank", "name", "kind", "games", "mean_points", "sd_points", "wins", "draws", "losses",
-                   "win_rate", "forfeits", "opponents_beaten", "exploitability")
+RANKING_COLUMNS = ("rank", "name", "kind", "games", "mean_points", "sd_points", "deals", "ci_low", "ci_high",
+                   "wins", "draws", "losses", "win_rate", "forfeits", "opponents_beaten", "exploitability")
+LEVEL = 0.95
+RANKING_RULE = ("Ranked by mean points per game: every point counts, so a wide win weighs more than a narrow one "
+                "and many small wins can rank below fewer big ones. Ties go to more wins, then the name. "
+                "The 95% interval is where the mean would land in most reruns with fresh deals: "
+                "entries whose intervals overlap are not clearly apart, and more games separate them.")
+
+
+def mean_interval(values, level: float = LEVEL) -> dict:
+    """The mean of ``values`` with its confidence interval (Student's t, scipy.stats).
+
+    Returns ``{"n", "mean", "sd", "low", "high"}``: ``sd`` is the sample
+    standard deviation; ``low``/``high`` bound the mean at ``level`` (0.95:
+    95 %). With fewer than two values the interval is unknown (``None``);
+    when every value is the same it has no width.
+
+    >>> row = mean_interval([3, 5, 4, 6, 2])
+    >>> row["n"], row["mean"], round(row["low"], 2), round(row["high"], 2)
+    (5, 4.0, 2.04, 5.96)
+    >>> mean_interval([7.0])["low"] is None
+    True
+    """
+    if not 0 < level < 1:
+        raise OptionError(f"the confidence level must lie between 0 and 1 (e.g. 0.95), not {level!r}")
+    data = np.asarray(values, dtype=float).ravel()
+    n = len(data)
+    if n == 0:
+        return {"n": 0, "mean": None, "sd": None, "low": None, "high": None}
+    mean = float(data.mean())
+    if n == 1:
+        return {"n": 1, "mean": mean, "sd": None, "low": None, "high": None}
+    sd = float(data.std(ddof=1))
+    if sd == 0:
+        return {"n": n, "mean": mean, "sd": 0.0, "low": mean, "high": mean}
+    low, high = stats.t.interval(level, n - 1, loc=mean, scale=sd / np.sqrt(n))
+    return {"n": n, "mean": mean, "sd": sd, "low": float(low), "high": float(high)}
 
 
 @dataclasses.dataclass
@@ -75,21 +119,88 @@ class ResultSet:
                 counts[name]["forfeit"] += seat in forfeited
         return counts
 
-    def ranking(self) -> list[dict]:
-        """One row per entry, best first: by mean points, then wins, then name.
+    def deal_points(self) -> dict[str, np.ndarray]:
+        """Each entry's mean points per *deal*: the independent units of a tournament.
 
-        An entry that played no game has ``None`` for its means (JSON ``null``).
+        A deal is one game seed of one table; it is played from every seat
+        (duplicate play), so its games share the prizes and are not
+        independent of each other, while different deals are. The mean of
+        these values is the entry's mean points per game.
         """
-        points, outcomes = self.points(), self.outcomes()
+        units: dict = {name: {} for name in self.names}
+        for game, deal in zip(self.games, self._deals()):
+            for seat, name in enumerate(game["seats"]):
+                units[name].setdefault(deal, []).append(game["points"][seat])
+        return {name: np.asarray([np.mean(v) for v in per.values()], dtype=float) for name, per in units.items()}
+
+    def _deals(self) -> list[tuple]:
+        """A key per game naming its deal: the table and the game's seed.
+
+        Games of the batch path keep no seed; there the g-th game of every
+        seating of a table is dealt from the same stream, so its place in
+        its seating names the deal.
+        """
+        keys, count = [], Counter()
+        for game in self.games:
+            table = game.get("table") or tuple(sorted(game["seats"]))
+            if game.get("seed") is None:
+                seating = (table, tuple(game["seats"]))
+                keys.append((table, "batch", count[seating]))
+                count[seating] += 1
+            else:
+                keys.append((table, game["seed"]))
+        return keys
+
+    def intervals(self, level: float = LEVEL) -> dict[str, dict]:
+        """Per entry: :func:`mean_interval` of its points per deal."""
+        return {name: mean_interval(values, level) for name, values in self.deal_points().items()}
+
+    def compare(self, first: str, second: str, level: float = LEVEL) -> dict:
+        """How far ``first`` scores above ``second`` when they meet, and how sure that is.
+
+        Per deal where both sat, the mean of ``first``'s points minus
+        ``second``'s; returns :func:`mean_interval` of those differences plus
+        ``"clear"``: ``True`` when the whole interval lies on one side of 0.
+
+        >>> rs = ResultSet("goofspiel", {}, 0, 1, [{"name": "a"}, {"name": "b"}],
+        ...     [{"seats": s, "seed": k, "points": p, "winners": [0], "forfeits": []}
+        ...      for k in range(4) for s, p in ((["a", "b"], [5, 1]), (["b", "a"], [2, 4]))])
+        >>> row = rs.compare("a", "b")
+        >>> row["mean"], row["n"], row["clear"]
+        (3.0, 4, True)
+        """
+        for name in (first, second):
+            self.entry(name)
+        per_deal: dict = {}
+        for game, deal in zip(self.games, self._deals()):
+            seats = game["seats"]
+            if first in seats and second in seats:
+                pts = game["points"]
+                per_deal.setdefault(deal, []).append(pts[seats.index(first)] - pts[seats.index(second)])
+        row = mean_interval([np.mean(v) for v in per_deal.values()], level)
+        row["clear"] = row["low"] is not None and (row["low"] > 0 or row["high"] < 0)
+        return row
+
+    def ranking(self, level: float = LEVEL) -> list[dict]:
+        """One row per entry, best first, by the rule :data:`RANKING_RULE` states.
+
+        Mean points, then wins, then name. ``ci_low``/``ci_high`` bound the
+        mean points at ``level`` over the entry's ``deals``
+        (:meth:`deal_points`). An entry that played no game has ``None`` for
+        its means (JSON ``null``).
+        """
+        points, outcomes, deals = self.points(), self.outcomes(), self.deal_points()
         _, diff = self.head_to_head()
         rows = []
         for i, info in enumerate(self.entries):
             name, p, o = info["name"], points[info["name"]], outcomes[info["name"]]
             played = len(p)
+            interval = mean_interval(deals[name], level)
             rows.append({
                 "name": name, "kind": info.get("kind", ""), "games": played,
                 "mean_points": float(p.mean()) if played else None,
                 "sd_points": float(p.std()) if played else None,
+                "deals": interval["n"], "ci_low": interval["low"], "ci_high": interval["high"],
                 "wins": o["win"], "draws": o["draw"], "losses": o["loss"],
                 "win_rate": o["win"] / played if played else None,
                 "forfeits": o["forfeit"], "opponents_beaten": int(np.nansum(diff[i] > 0)),
@@ -172,6 +283,7 @@ class ResultSet:
         return {"format": FORMAT_VERSION, "game": self.game, "options": self.options, "seed": self.seed,
                 "games_per_seating": self.games_per_seating, "entries": self.entries,
                 "exploitability": self.exploitability, "exploitability_notes": self.exploitability_notes,
+                "ranking_rule": RANKING_RULE, "confidence_level": LEVEL,
                 "ranking": self.ranking(), "games": self.games}
 
     @classmethod
@@ -239,17 +351,30 @@ class ResultSet:
         return rows
 
     def ranking_text(self) -> str:
-        """The ranking as a plain-text table (the command line prints it)."""
-        head = f"{'#':>3}  {'entry':<22} {'games':>6} {'mean pts':>9} {'wins':>6} {'draws':>6} " \
-               f"{'losses':>6} {'forfeits':>8} {'beats':>5} {'exploit':>8}"
+        """The ranking as a plain-text table with its rule underneath (the command line prints it)."""
+        head = f"{'#':>3}  {'entry':<22} {'games':>6} {'mean pts':>9} {'95% interval':>15} {'wins':>6} " \
+               f"{'draws':>6} {'losses':>6} {'forfeits':>8} {'beats':>5} {'exploit':>8}"
         lines = [head, "-" * len(head)]
         for r in self.ranking():
             exploit = "n/a" if r["exploitability"] is None else f"{r['exploitability']:.2f}"
             mean = "-" if r["mean_points"] is None else f"{r['mean_points']:.2f}"
-            lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['games']:>6} {mean:>9} "
+            lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['games']:>6} {mean:>9} {interval_text(r):>15} "
                          f"{r['wins']:>6} {r['draws']:>6} {r['losses']:>6} {r['forfeits']:>8} "
                          f"{r['opponents_beaten']:>5} {exploit:>8}")
+        lines += ["", textwrap.fill(RANKING_RULE, width=len(head))]
         return "\n".join(lines)
+
+
+def interval_text(row: dict) -> str:
+    """A ranking row's interval as people write it: ``'4.10 to 5.25'`` (``'-'`` when unknown)."""
+    if row.get("ci_low") is None:
+        return "-"
+    return f"{_two(row['ci_low'])} to {_two(row['ci_high'])}"
+
+
+def _two(value: float) -> str:
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
 
 
 GAME_COLUMNS = ("game", "table", "seed", "seat", "entry", "opponents", "points", "result", "forfeit",
@@ -321,4 +446,5 @@ def rank_entries(results: ResultSet) -> list[str]:
     return [row["name"] for row in results.ranking()]
 
 
-__all__ = ["GAME_COLUMNS", "RANKING_COLUMNS", "ResultSet", "describe_profile", "rank_entries"]
+__all__ = ["GAME_COLUMNS", "LEVEL", "RANKING_COLUMNS", "RANKING_RULE", "ResultSet", "describe_profile",
+           "interval_text", "mean_interval", "rank_entries"]
