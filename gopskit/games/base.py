@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..errors import IllegalMoveError, OptionError, RecordError
+from ..errors import GopsError, IllegalMoveError, OptionError, RecordError
 
 Move = Any  # an int or a short string: always JSON-serialisable and hashable
 
@@ -222,7 +222,7 @@ class GameState:
             return player
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.num_players:
             raise IllegalMoveError(
-                f"seat {player!r} does not exist; seats are numbered 0 to {self.num_players - 1} (player 1 is seat 0)"
+                f"seat {show(player)} does not exist; seats are numbered 0 to {self.num_players - 1} (player 1 is seat 0)"
             )
         return int(player)
 
@@ -245,7 +245,7 @@ class GameState:
             joint = dict(zip(movers, moves))
         else:
             raise IllegalMoveError(
-                f"a joint move is a dict {{seat: move}} or a list with one move for each of {_players(movers)}, not {moves!r}"
+                f"a joint move is a dict {{seat: move}} or a list with one move for each of {_players(movers)}, not {show(moves)}"
             )
         early = sorted(set(joint) - set(movers))
         if early:
@@ -260,7 +260,7 @@ class GameState:
             move, legal = joint[player], self.legal_moves(player)
             if not _in(move, legal):
                 raise IllegalMoveError(
-                    f"player {player + 1} cannot play {move!r}; allowed: {', '.join(map(str, legal)) or 'nothing'}"
+                    f"player {player + 1} cannot play {show(move)}; allowed: {', '.join(map(str, legal)) or 'nothing'}"
                 )
             checked[player] = _canonical(move, legal)
         return checked
@@ -269,9 +269,20 @@ class GameState:
         """Apply one joint move (see :meth:`joint_move`); return the game's event for it.
 
         Raises :class:`IllegalMoveError`, leaving the state unchanged, when a
-        move is missing, extra, or not legal.
+        move is missing, extra, or not legal, and for anything that is not a
+        move at all (an array, a float seat, an object whose ``==`` fails):
+        checking a move only reads the state, so nothing has changed yet.
         """
-        return self._apply(self.joint_move(moves))
+        try:
+            joint = self.joint_move(moves)
+        except GopsError:
+            raise
+        except Exception as exc:  # garbage that broke a check: still only a refused move
+            raise IllegalMoveError(
+                f"{show(moves)} is not a move: {type(exc).__name__}; "
+                "a move is a card number or a card name, given as a dict {seat: move} or a list in seat order"
+            ) from None
+        return self._apply(joint)
 
 
 def _players(seats) -> str:
@@ -281,25 +292,40 @@ def _players(seats) -> str:
     return f"{word} {', '.join(str(s + 1) for s in seats)}"
 
 
-def _in(move, legal) -> bool:
-    if isinstance(move, bool):
-        return False
+def as_move(move) -> int | str | None:
+    """``move`` as a plain int or str (how every game spells moves), or None if it is neither.
+
+    NumPy integers count as whole numbers; booleans, floats, arrays and other
+    objects are never moves, and are never compared with ``==`` (which an
+    array or a hostile object may answer with an error or a non-bool).
+    """
     if type(move) is int or type(move) is str:  # the common case, fast
-        return move in legal
-    return any(move == m and type(move) is type(m) or _num_equal(move, m) for m in legal)
+        return move
+    if isinstance(move, bool):
+        return None
+    if isinstance(move, (int, np.integer)):
+        return int(move)
+    if isinstance(move, str):
+        return str(move)
+    return None
 
 
-def _num_equal(a, b) -> bool:
-    return isinstance(a, (int, np.integer)) and isinstance(b, (int, np.integer)) and int(a) == int(b)
+def _in(move, legal) -> bool:
+    plain = as_move(move)
+    return plain is not None and plain in legal
 
 
 def _canonical(move, legal):
-    if type(move) is int or type(move) is str:
-        return move
-    for m in legal:
-        if move == m:
-            return m
-    return move
+    return as_move(move)
+
+
+def show(value, limit: int = 60) -> str:
+    """A short ``repr`` for an error message, even for huge or hostile objects."""
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails is the object's problem, not the message's
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class MatchState(GameState):

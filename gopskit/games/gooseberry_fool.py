@@ -51,7 +51,7 @@ import numpy as np
 
 from ..cards import JOKER, SUIT_NAMES, card_name, full_deck, is_red, rank_of, suit_of
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules
+from .base import GameState, Observation, Rules, as_move
 
 PLAYERS = 3
 HAND_SIZE = 11
@@ -434,6 +434,7 @@ class GooseberryState(GameState):
         else:
             return None
         legal = self.legal_moves(player)
+        move = as_move(move)  # an array or a hostile object is no card: the generic refusal says so
         if move is None or move in legal:
             return None
         who = f"player {player + 1}"

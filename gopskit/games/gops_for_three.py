@@ -468,7 +468,7 @@ def _undeclared_ace(moves, movers) -> int | None:
     for player, move in pairs:
         bare = (isinstance(move, int) and not isinstance(move, bool) and move == 1) or (
             isinstance(move, str) and move.strip().upper() in ("A", "1", "ACE"))
-        if bare and player in movers:
+        if bare and type(player) is int and player in movers:  # a seat, not 0.0 or True
             return player
     return None
 
