@@ -32,6 +32,7 @@ import urllib.request
 from pathlib import Path
 
 from .errors import GopsError
+from .templates import voila_template_argv
 
 DEFAULT_PORT = 8866
 PREHEAT = True
@@ -77,7 +78,7 @@ def voila_argv(folder: Path, port: int = DEFAULT_PORT, open_browser: bool = True
         "--VoilaExecutor.startup_timeout=120",
         # kernels talk over local sockets, not TCP ports: no race for a free port when many start at once
         "--KernelManager.transport=ipc",
-    ]
+    ] + voila_template_argv()  # gopskit's page: nothing fetched from another host
     if preheat:
         argv += ["--preheat_kernel=True", "--pool_size=1", "--VoilaKernelManager.fill_delay=0"]
     return argv
