@@ -19,24 +19,52 @@ import time
 import numba
 import numpy as np
 
+from ._certify import METHODS, certify_game
 from ._exact_kernel import extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
-from ._exact_lp import solve_game
+from ._exact_lp import _GAP, STATUS_FAILED, solve_game_gap
 from ._exact_tables import Tables
 
 _SERIAL_BELOW = 50_000  # positions: smaller solves run on one thread
 _CHUNK_POSITIONS = 200_000  # positions per compiled call between progress updates
+_SETTLED_KEPT = 1000  # turn games settled by a fallback that the stats list one by one
 
 
 @dataclasses.dataclass
 class SolveStats:
-    """What a solve did: positions stored, turn games solved (pure or by simplex), time."""
+    """What a solve did: positions stored, turn games and how each was settled, time.
+
+    Every turn game is settled by exactly one method: ``pure`` (a saddle
+    point), ``simplex`` (the compiled solver, certified), ``highs`` or
+    ``exact`` (the certifying fallbacks of :mod:`._certify`, for games the
+    compiled certificate rejected). ``failed`` counts games no method could
+    certify; a solution with ``failed > 0`` holds uncertified values and
+    says so. ``settled`` lists the first fallback games as
+    ``[layer, prize set, pattern, lead, pot, prize, method]``.
+    """
 
     positions: int = 0
     games: int = 0
     pure: int = 0
     simplex: int = 0
+    highs: int = 0
+    exact: int = 0
     failed: int = 0
     seconds: float = 0.0
+    settled: list = dataclasses.field(default_factory=list)
+
+    @property
+    def certified(self) -> bool:
+        """True when every turn game's value is certified."""
+        return self.failed == 0
+
+    def methods_line(self) -> str:
+        """One line saying how the turn games were settled."""
+        line = f"pure saddle {self.pure:,}, simplex {self.simplex:,}"
+        if self.highs or self.exact:
+            line += f", re-solved by HiGHS {self.highs:,}, by exact rationals {self.exact:,}"
+        if self.failed:
+            line += f", NOT CERTIFIED {self.failed:,}"
+        return line
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -104,10 +132,19 @@ class LayeredSolution:
     def turn_game(self, j, q, pattern, prize_index, lead=0, pot=0):
         """``(value, holder's strategy, opponent's strategy)`` of one turn."""
         M = self.turn_matrix(j, q, pattern, prize_index, lead, pot)
-        x, y = np.zeros(j), np.zeros(j)
-        T, basis = np.zeros((j + 1, 2 * j + 1)), np.zeros(j, dtype=np.int64)
-        value, _status = solve_game(M, j, j, x, y, T, basis)
-        return float(value), x, y
+        value, x, y, _method = solve_certified(M)
+        return value, x, y
+
+
+def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
+    """``(value, x, y, method)`` of a square turn game: the compiled solver, else the certifying chain."""
+    j = M.shape[0]
+    x, y = np.zeros(j), np.zeros(j)
+    T, basis = np.zeros((j + 1, 2 * j + 1)), np.zeros(j, dtype=np.int64)
+    value, status = solve_game_gap(M, j, j, x, y, T, basis, gap)
+    if status != STATUS_FAILED:
+        return float(value), x, y, "compiled"
+    return certify_game(M, _GAP, methods)
 
 
 def _canonical_count(layer) -> int:
@@ -134,13 +171,15 @@ def total_work(solution: LayeredSolution) -> int:
 
 
 def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None,
-                 threads: int | None = None) -> LayeredSolution:
+                 threads: int | None = None, *, gap: float = _GAP, methods=METHODS) -> LayeredSolution:
     """Backward induction from empty hands up to the tables' top layer.
 
     ``progress`` is an object with ``update(n)`` (a tqdm bar) or None.
     ``threads`` defaults to one for small solves (below ``_SERIAL_BELOW``
     positions, where starting threads costs more than it saves) and to
-    numba's thread count otherwise.
+    numba's thread count otherwise. ``gap`` is the compiled solver's
+    accepted certificate gap and ``methods`` the certifying fallbacks for
+    the games it rejects (tests force the fallback with a negative gap).
     """
     sol = LayeredSolution(tables, objective, ties, slack)
     if threads is None:
@@ -148,12 +187,12 @@ def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, prog
     before = numba.get_num_threads()
     numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     try:
-        return _solve_all_layers(sol, tables, progress)
+        return _solve_all_layers(sol, tables, progress, gap, methods)
     finally:
         numba.set_num_threads(before)
 
 
-def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress) -> LayeredSolution:
+def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, methods) -> LayeredSolution:
     started = time.perf_counter()
     fill_terminal(sol.values[0], sol.turned_points(0, 0), sol.win, sol.carry)
     values = np.asarray(tables.prize_values, dtype=np.int64)
@@ -163,13 +202,59 @@ def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress) -> Layered
         for lo, hi, work in _chunks(sol, j):
             solve_layer(j, lo, hi, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
                         layer.swap, sol.values[j], sol.bases[j - 1], sol.values[j - 1], below.prize_sums,
-                        tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts)
+                        tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts, gap)
             if progress is not None:
                 progress.update(work)
         pure, simplex, failed = (int(c) for c in counts.sum(axis=0))
         sol.stats.pure += pure
         sol.stats.simplex += simplex
-        sol.stats.failed += failed
-    sol.stats.games = sol.stats.pure + sol.stats.simplex + sol.stats.failed
+        if failed:
+            settle_failed(sol, j, gap, methods)
+    sol.stats.games = sol.stats.pure + sol.stats.simplex + sol.stats.highs + sol.stats.exact + sol.stats.failed
     sol.stats.seconds = time.perf_counter() - started
     return sol
+
+
+def _extras_by_index(C: int, win: bool, carry: bool) -> dict[int, tuple[int, int]]:
+    """The inverse of :func:`._exact_kernel.extra_index`: extra index -> (lead, pot)."""
+    extras = {}
+    for pot in range(C + 1 if carry else 1):
+        reach = C - pot if win else 0
+        for lead in range(-reach, reach + 1):
+            extras[int(extra_index(lead, pot, C, win, carry))] = (lead, pot)
+    return extras
+
+
+def settle_failed(sol: LayeredSolution, j: int, gap: float = _GAP, methods=METHODS) -> None:
+    """Re-solve the positions of layer ``j`` that the compiled kernel left as NaN.
+
+    Each of their turn games is solved again; one whose compiled certificate
+    fails goes down the certifying chain of :mod:`._certify`, and the stats
+    count how it was settled. The mirror position gets the negated value.
+    """
+    vals, layer = sol.values[j], sol.tables.layers[j]
+    for index in np.flatnonzero(np.isnan(vals)):
+        q = int(np.searchsorted(sol.bases[j], index, side="right") - 1)
+        C = sol.turned_points(j, q)
+        size = extra_size(C, sol.win, sol.carry)
+        pattern, extra = divmod(int(index - sol.bases[j][q]), size)
+        mirror = int(layer.swap[pattern])
+        if mirror < pattern:
+            continue  # settled with its canonical twin
+        lead, pot = _extras_by_index(C, sol.win, sol.carry)[extra]
+        total = 0.0
+        for t in range(len(sol.tables.prize_values)):
+            if int(layer.masks[q]) >> t & 1:
+                M = sol.turn_matrix(j, q, pattern, t, lead, pot)
+                value, _x, _y, method = solve_certified(M, gap, methods)
+                if method != "compiled":
+                    _count_settled(sol.stats, method, [j, q, pattern, lead, pot, int(sol.tables.prize_values[t])])
+                total += value
+        vals[index] = total / j
+        vals[sol.bases[j][q] + mirror * size + extra_index(-lead, pot, C, sol.win, sol.carry)] = -total / j
+
+
+def _count_settled(stats: SolveStats, method: str, where: list) -> None:
+    setattr(stats, method, getattr(stats, method) + 1)
+    if len(stats.settled) < _SETTLED_KEPT:
+        stats.settled.append(where + [method])

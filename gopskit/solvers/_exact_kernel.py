@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._exact_lp import STATUS_FAILED, STATUS_PURE, solve_game
+from ._exact_lp import STATUS_FAILED, STATUS_PURE, solve_game_gap
 
 
 @njit(cache=True)
@@ -104,8 +104,12 @@ def fill_terminal(vals, C, win, carry):
 
 @njit(cache=True)
 def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_of_mask,
-                    base_c, vals_c, sums_c, C, win, carry, M, x, y, T, basis, tally):
-    """Mean over the turned prize of the turn games' values; ``tally`` counts how each was solved."""
+                    base_c, vals_c, sums_c, C, win, carry, M, x, y, T, basis, tally, gap):
+    """Mean over the turned prize of the turn games' values; ``tally`` counts how each was solved.
+
+    NaN when a turn game could not be certified: the engine settles those
+    positions afterwards with :mod:`._certify`.
+    """
     total = 0.0
     for t in range(len(values)):
         if (q_mask >> t) & 1:
@@ -113,16 +117,20 @@ def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_
             cq = rank_of_mask[q_mask ^ (1 << t)]
             fill_turn_matrix(M, j, pattern, child, outcome, prize, lead, pot,
                              vals_c, base_c[cq], C + prize, sums_c[cq], win, carry)
-            v, status = solve_game(M, j, j, x, y, T, basis)
+            v, status = solve_game_gap(M, j, j, x, y, T, basis, gap)
             tally[0 if status == STATUS_PURE else (2 if status == STATUS_FAILED else 1)] += 1
-            total += v
+            total += np.nan if status == STATUS_FAILED else v
     return total / j
 
 
 @njit(parallel=True, cache=True)
 def solve_layer(j, lo, hi, masks, sums, base, child, outcome, swap, vals,
-                base_c, vals_c, sums_c, rank_of_mask, values, total_points, slack, win, carry, counts):
-    """Solve prize sets ``lo..hi-1`` of layer ``j``; ``counts[q]`` = (pure, simplex, failed)."""
+                base_c, vals_c, sums_c, rank_of_mask, values, total_points, slack, win, carry, counts, gap):
+    """Solve prize sets ``lo..hi-1`` of layer ``j``; ``counts[q]`` = (pure, simplex, failed).
+
+    A position holding a turn game that failed its certificate is written as
+    NaN (and so is its mirror): see :func:`._exact_engine.settle_failed`.
+    """
     npat = child.shape[0]
     for q in prange(lo, hi):
         M = np.empty((j, j))
@@ -147,7 +155,7 @@ def solve_layer(j, lo, hi, masks, sums, base, child, outcome, swap, vals,
                     else:
                         v = _position_value(j, masks[q], pattern, lead, pot, child, outcome, values,
                                             rank_of_mask, base_c, vals_c, sums_c, C, win, carry,
-                                            M, x, y, T, basis, tally)
+                                            M, x, y, T, basis, tally, gap)
                     vals[base[q] + pattern * size + extra_index(lead, pot, C, win, carry)] = v
                     vals[base[q] + mirror * size + extra_index(-lead, pot, C, win, carry)] = -v
         counts[q, 0] = tally[0]

@@ -190,8 +190,16 @@ def solve_game(M, m, n, x, y, T, basis):
     array of at least ``(m + 1, m + n + 1)``, ``basis`` of at least ``m``.
     Returns ``(value, status)`` with status ``STATUS_PURE``,
     ``STATUS_SIMPLEX`` or ``STATUS_FAILED`` (certified gap still above
-    ``_GAP`` after the Bland retry; the value is then the interval midpoint).
+    ``_GAP`` after the Bland retry; the value is then the interval midpoint,
+    and :mod:`._certify` must settle the game).
     """
+    return solve_game_gap(M, m, n, x, y, T, basis, _GAP)
+
+
+@njit(cache=True)
+def solve_game_gap(M, m, n, x, y, T, basis, gap):
+    """:func:`solve_game` with the accepted certified gap (relative) given: a test passes a
+    negative ``gap`` to send every simplex game to the certifying fallback."""
     found, value = pure_saddle(M, m, n, x, y)
     if found:
         return value, STATUS_PURE
@@ -208,7 +216,7 @@ def solve_game(M, m, n, x, y, T, basis):
         ok = _run_simplex(M, m, n, shift, T, basis, attempt == 1)
         if ok and _read_strategies(T, m, n, basis, x, y):
             lower, upper = certified_bounds(M, m, n, x, y)
-            if upper - lower <= _GAP * scale:
+            if upper - lower <= gap * scale:
                 return 0.5 * (lower + upper), STATUS_SIMPLEX
     lower, upper = certified_bounds(M, m, n, x, y)
     return 0.5 * (lower + upper), STATUS_FAILED

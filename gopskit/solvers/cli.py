@@ -54,8 +54,10 @@ def run_solve(args: argparse.Namespace) -> int:
     solution = solve_goofspiel(args.cards, args.objective, args.ties, progress=not args.quiet)
     stats = solution.stats
     print(f"Solved {args.cards}-card Goofspiel, objective={args.objective}, ties={args.ties}")
-    print(f"  positions: {stats.positions:,}  turn games: {stats.games:,} "
-          f"(pure saddle {stats.pure:,}, simplex {stats.simplex:,})")
+    print(f"  positions: {stats.positions:,}  turn games: {stats.games:,} ({stats.methods_line()})")
+    if not stats.certified:
+        print(f"gopskit: WARNING: {stats.failed:,} turn games could not be certified by any method; "
+              "their values are the best estimates found and are marked in the saved file", file=sys.stderr)
     print(f"  seconds: {stats.seconds:.2f}  peak memory: {_peak_memory_mib():.0f} MiB")
     print(f"  {_opening_line(solution)}")
     try:

@@ -36,6 +36,7 @@ turn game asked for from the stored values of the layer below.
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Iterable
 
 import numpy as np
@@ -243,7 +244,14 @@ def solve_goofspiel(num_cards: int = 8, objective: str = "points", ties: str = "
     finally:
         if bar is not None:
             bar.close()
+    _warn_uncertified(engine.stats)
     return GoofspielSolution(engine, int(num_cards))
+
+
+def _warn_uncertified(stats) -> None:
+    if not stats.certified:
+        warnings.warn(f"{stats.failed} turn games could not be certified; their values are estimates "
+                      f"({stats.methods_line()})", RuntimeWarning, stacklevel=3)
 
 
 def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str = "discard",
@@ -275,6 +283,7 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     slack = (abs(lead) if objective == "win" else 0) + pot
     tables = build_tables(prize_cards, len(set(hand) | set(opp)))
     engine = solve_layers(tables, objective, ties, slack=slack)
+    _warn_uncertified(engine.stats)
     return GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
 
 
