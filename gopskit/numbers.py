@@ -10,6 +10,7 @@ tournament tables, figures' labels) formats through these functions:
   (``1/3``, ``-2/7``), when ``fractions=True``; anything else is rounded to
   ``places`` decimals (``4.83``). Never an exponent, never ``-0``.
 * :func:`signed`: the same with an explicit ``+`` (``+1/3``, ``-0.25``, ``0``).
+* :func:`significant`: a few significant figures for values that shrink to 0.
 * :func:`percent`: a share as a whole percentage (``34%``).
 * :func:`clean`: the float itself with rounding noise removed (for
   arithmetic before display, e.g. which bars to draw).
@@ -109,6 +110,29 @@ def fixed(value, places: int = 2) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
+def significant(value, digits: int = 2) -> str:
+    """``value`` to ``digits`` significant figures, still without an exponent.
+
+    For quantities that shrink towards 0 (a learner's exploitability):
+    ``0.000123`` reads ``0.00012``, ``0.5`` reads ``0.5``, ``1234.7`` reads ``1235``.
+
+    >>> significant(0.000123), significant(0.5), significant(1234.7), significant(-2e-13)
+    ('0.00012', '0.5', '1235', '0')
+    """
+    if value is None:
+        return "n/a"
+    value = clean(float(value), noise=1e-12)
+    if not math.isfinite(value):
+        return number(value)
+    if value == 0:
+        return "0"
+    places = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    text = f"{value:.{places}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
 def signed(value, places: int = 2, fractions: bool = True) -> str:
     """:func:`number` with a ``+`` in front of positive values; zero stays ``0``."""
     text = number(value, places, fractions)
@@ -122,4 +146,4 @@ def percent(share, places: int = 0) -> str:
     return number(100 * float(share), places=places, fractions=False) + "%"
 
 
-__all__ = ["MAX_DENOMINATOR", "NOISE", "clean", "fixed", "number", "percent", "signed"]
+__all__ = ["MAX_DENOMINATOR", "NOISE", "clean", "fixed", "number", "percent", "signed", "significant"]

@@ -65,3 +65,14 @@ def test_edges():
     assert number(7) == "7" and percent(0.999) == "100%" and percent(None) == "n/a"
     with pytest.raises(TypeError, match="formats numbers"):
         number("3")
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.floats(-1e6, 1e6, allow_nan=False), digits=st.integers(1, 4))
+def test_significant_figures_never_use_an_exponent(x, digits):
+    from gopskit.numbers import significant
+
+    text = significant(x, digits)
+    assert WRITTEN.match(text) and text != "-0", text
+    if abs(x) > 1e-11:
+        assert abs(float(text) - x) <= 0.51 * 10 ** (math.floor(math.log10(abs(x))) - digits + 1) + 1e-12
