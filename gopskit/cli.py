@@ -87,10 +87,12 @@ def _serve(args) -> int:
 
 # ---------------------------------------------------------------- replay ---
 def _replay(args) -> int:
-    from .games import load_record, replay_record
+    from .games import MAX_RECORD_BYTES, decode_record, load_record, parse_record, replay_record
 
-    source = sys.stdin.read() if args.file == "-" else args.file
-    record = load_record(source)
+    if args.file == "-":  # standard input is the record's text, never a file name
+        record = parse_record(decode_record(sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)))
+    else:
+        record = load_record(args.file)
     state = replay_record(record)
     if args.json:
         result = {
@@ -99,6 +101,7 @@ def _replay(args) -> int:
             "scores": state.scores(),
             "winners": [p + 1 for p in state.winners()],
             "finished": state.is_terminal(),
+            "cut_off": _cut_off(state),
             "record": state.record(),
         }
         print(json.dumps(result))
@@ -109,6 +112,11 @@ def _replay(args) -> int:
     return 0
 
 
+def _cut_off(state) -> bool:
+    """True for a match that hit its cap of hands before anyone reached the target."""
+    return bool(getattr(state, "cut_off", None) and state.cut_off())
+
+
 def _summary(state) -> str:
     scores = ", ".join(f"player {p + 1}: {s:g}" for p, s in enumerate(state.scores()))
     if not state.is_terminal():
@@ -116,6 +124,9 @@ def _summary(state) -> str:
     winners = state.winners()
     who = (f"Player {winners[0] + 1} wins" if len(winners) == 1
            else "Tie between players " + ", ".join(str(w + 1) for w in winners))
+    if _cut_off(state):
+        return (f"The match was cut off after {len(state.hands)} hands, before anyone reached the target of "
+                f"{state.rules.target}: {who[0].lower() + who[1:]} on the totals so far. Final scores: {scores}.")
     return f"{who}. Final scores: {scores}."
 
 

@@ -28,6 +28,11 @@ def rules(draw, single_hand=False):
     if not single_hand:
         options.update(defeat_the_dealer=draw(st.booleans()),
                        target=draw(st.one_of(st.none(), st.integers(1, 40))), max_hands=draw(st.integers(1, 4)))
+    # combinations the rules refuse (see tests/test_option_edges.py): rebid_open without the rebid rule,
+    # a blind Defeat the Dealer, fewer hands than dealers
+    options["rebid_open"] = options["rebid_open"] and options["ties"] == "rebid"
+    if options.get("defeat_the_dealer"):
+        options.update(blind=False, max_hands=max(options["max_hands"], players))
     return Goofspiel(**options)
 
 

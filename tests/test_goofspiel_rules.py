@@ -84,10 +84,10 @@ def test_resolve_turn_directly():
 
 # --------------------------------------------------------- card values ---
 def test_ace_high_bids_above_king_and_scores_fourteen():
-    rules = Goofspiel(num_cards=13, ace_high=True, prize_order="ascending")
+    rules = Goofspiel(num_cards=13, ace_high=True, prize_order="descending")
     state = rules.new_game()
-    event = state.apply([1, 13])  # prize: the Ace
-    assert event.winner == 0 and event.points == 14
+    event = state.apply([1, 13])  # prize: the Ace, worth most, so turned first going down
+    assert event.prize == 1 and event.winner == 0 and event.points == 14
     assert rules.total_points() == 104
 
 

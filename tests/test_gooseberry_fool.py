@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from contracts import check_agent_contract, check_game_contract
@@ -356,6 +356,7 @@ def test_cards_are_conserved_and_every_play_keeps_the_rules(seed):
 @SETTINGS
 @given(st.sampled_from([None, 40, 100]), st.sampled_from(["middling", "reach"]), st.integers(0, 2), st.integers(0, 10**6))
 def test_seeded_play_repeats_and_records_round_trip(target, ending, dealer, seed):
+    assume(not (target is None and ending == "reach"))  # refused: a single deal has no target to reach
     rules = GooseberryFool(target=target, ending=ending, dealer=dealer)
     first = play_game(rules, ["random"] * 3, seed=seed)
     assert first.record() == play_game(rules, ["random"] * 3, seed=seed).record()

@@ -156,6 +156,14 @@ class Rules:
     def match_over(self, totals: Sequence[float], hands_played: int) -> bool:
         return hands_played >= 1
 
+    def match_cut_off(self, totals: Sequence[float], hands_played: int) -> bool:
+        """True when the match ended only because it hit its cap of hands (nobody reached the target).
+
+        The leaders at that moment still win (:meth:`match_winners`), but
+        screens and ``gopskit replay`` say the match was cut off.
+        """
+        return False
+
     def match_winners(self, totals: Sequence[float]) -> list[int]:
         best = max(totals)
         return [p for p, t in enumerate(totals) if t == best]
@@ -395,6 +403,10 @@ class MatchState(GameState):
 
     def scores(self):
         return list(self.totals)
+
+    def cut_off(self) -> bool:
+        """True when the match is over only because it reached its cap of hands (see :meth:`Rules.match_cut_off`)."""
+        return self.is_terminal() and self.rules.match_cut_off(self.totals, len(self.hands))
 
     def winners(self):
         return self.rules.match_winners(self.totals) if self.is_terminal() else []

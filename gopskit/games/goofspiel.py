@@ -47,7 +47,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules
+from .base import GameState, Observation, Rules, show
 
 TIE_RULES = ("discard", "carry", "unique", "rebid")
 PRIZE_ORDERS = ("shuffled", "ascending", "descending")
@@ -83,17 +83,33 @@ class Goofspiel(Rules):
     def __post_init__(self):
         _check_int("num_cards", self.num_cards, 1, MAX_CARDS)
         _check_int("players", self.players, 2, MAX_PLAYERS)
-        if self.ties not in TIE_RULES:
-            raise OptionError(f"unknown tie rule {self.ties!r}; allowed: {', '.join(TIE_RULES)}")
+        if not isinstance(self.ties, str) or self.ties not in TIE_RULES:
+            raise OptionError(f"unknown tie rule {show(self.ties)}; allowed: {', '.join(TIE_RULES)}")
         for flag in ("rebid_open", "ace_high", "blind", "face_down_trophies", "hidden_bids", "defeat_the_dealer"):
             if not isinstance(getattr(self, flag), bool):
-                raise OptionError(f"option {flag} is true or false, not {getattr(self, flag)!r}")
+                raise OptionError(f"option {flag} is true or false, not {show(getattr(self, flag))}")
         self._check_prize_order()
         _check_int("dealer", self.dealer, 0, self.players - 1)
         if self.target is not None:
             _check_int("target", self.target, 1, 10**6)
         _check_int("max_hands", self.max_hands, 1, 1000)
 
+        self._check_combinations()
+
+    def _check_combinations(self):
+        """Refuse options that would be silently ignored or mean something nobody expects."""
+        if self.rebid_open and self.ties != "rebid":
+            raise OptionError(f"rebid_open only changes the 'rebid' tie rule; with ties={self.ties!r} "
+                              "it would do nothing: set ties='rebid' or leave rebid_open off")
+        if self.dealer and not self.defeat_the_dealer:
+            raise OptionError(f"dealer={self.dealer} names the first dealer of Defeat the Dealer; other "
+                              "variants have no dealer: set defeat_the_dealer=True or leave dealer at 0")
+        if self.defeat_the_dealer and self.blind:
+            raise OptionError("blind and defeat_the_dealer do not combine: in Defeat the Dealer the dealer "
+                              "sees the prize and everyone else bids blind already; choose one of them")
+        if self.defeat_the_dealer and self.max_hands < self.players:
+            raise OptionError(f"Defeat the Dealer gives each of the {self.players} players a deal, so "
+                              f"max_hands must be at least {self.players}, not {self.max_hands}")
     def _check_prize_order(self):
         order = self.prize_order
         if isinstance(order, str):
@@ -105,11 +121,11 @@ class Goofspiel(Rules):
         if isinstance(order, list):
             object.__setattr__(self, "prize_order", tuple(order))
             order = self.prize_order
-        if not isinstance(order, tuple) or sorted(order) != list(range(1, self.num_cards + 1)) or any(
-            isinstance(c, bool) or not isinstance(c, int) for c in order
+        if not isinstance(order, tuple) or any(isinstance(c, bool) or not isinstance(c, int) for c in order) or (
+            sorted(order) != list(range(1, self.num_cards + 1))
         ):
             raise OptionError(
-                f"an explicit prize order lists each card 1..{self.num_cards} exactly once, not {order!r}"
+                f"an explicit prize order lists each card 1..{self.num_cards} exactly once, not {show(order)}"
             )
 
     # -- card values -------------------------------------------------------
@@ -135,13 +151,18 @@ class Goofspiel(Rules):
 
     # -- dealing -----------------------------------------------------------
     def prize_deck(self, rng: np.random.Generator) -> list[int]:
-        """The prize cards in the order they will be turned."""
+        """The prize cards in the order they will be turned.
+
+        "ascending" and "descending" go by what a prize is worth, so with a
+        high Ace the Ace (worth ``num_cards + 1``) comes last going up and
+        first going down.
+        """
         if isinstance(self.prize_order, tuple):
             return list(self.prize_order)
         if self.prize_order == "ascending":
-            return list(self.cards())
+            return sorted(self.cards(), key=self.points)
         if self.prize_order == "descending":
-            return list(reversed(self.cards()))
+            return sorted(self.cards(), key=self.points, reverse=True)
         return [int(c) for c in rng.permutation(np.arange(1, self.num_cards + 1))]
 
     def dealer_of_hand(self, hand_number: int) -> int | None:
@@ -158,17 +179,38 @@ class Goofspiel(Rules):
         return self.target is not None or self.defeat_the_dealer
 
     def match_over(self, totals, hands_played):
-        if hands_played >= self.max_hands:
-            return True
-        if self.target is None:  # Defeat the Dealer: each player deals one hand
+        """Is the match over after ``hands_played`` hands with these totals?
+
+        Defeat the Dealer alone: once each player has dealt. With a target:
+        once one player alone has reached it (with Defeat the Dealer, only
+        at the end of a round in which everyone dealt once more), or at the
+        cap of :meth:`hand_cap` hands, whichever comes first.
+        """
+        if self.target is None:
             return hands_played >= self.players
         best = max(totals)
-        return best >= self.target and sum(t == best for t in totals) == 1
+        return self._reached_target(totals, hands_played) or hands_played >= self.hand_cap()
+
+    def hand_cap(self) -> int:
+        """The most hands a match lasts: ``max_hands``, cut to whole rounds of deals under Defeat the Dealer."""
+        if self.defeat_the_dealer:
+            return self.max_hands - self.max_hands % self.players
+        return self.max_hands
+
+    def match_cut_off(self, totals, hands_played) -> bool:
+        """True when a target match ended at the hand cap with nobody alone at the target."""
+        return (self.target is not None and hands_played >= self.hand_cap()
+                and not self._reached_target(totals, hands_played))
+
+    def _reached_target(self, totals, hands_played) -> bool:
+        if best < self.target or sum(t == best for t in totals) != 1:
+            return False
+        return not self.defeat_the_dealer or hands_played % self.players == 0
 
 
 def _check_int(name, value, low, high):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise OptionError(f"option {name} must be a whole number from {low} to {high}, not {value!r}")
+        raise OptionError(f"option {name} must be a whole number from {low} to {high}, not {show(value)}")
 
 
 # ---------------------------------------------------------------- events ---
@@ -472,6 +514,8 @@ def _replay(rules: Goofspiel, hand: Mapping, hand_number: int) -> GoofspielState
     deck = list(prizes) + sorted(set(range(1, n + 1)) - set(prizes))
     state = GoofspielState(rules, deck, rules.dealer_of_hand(hand_number))
     for t, turn_bids in enumerate(bids, 1):
+        if t > n:
+            raise RecordError(f"the hand was over after {n} turns ({n} cards each); these bids are extra{where}", turn=t)
         if t > len(prizes):
             raise RecordError(f"this turn has bids but the record lists no prize for it{where}", turn=t)
         if not isinstance(turn_bids, list) or len(turn_bids) != rules.players:

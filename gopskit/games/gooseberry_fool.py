@@ -51,7 +51,7 @@ import numpy as np
 
 from ..cards import JOKER, SUIT_NAMES, card_name, full_deck, is_red, rank_of, suit_of
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules, as_move
+from .base import GameState, Observation, Rules, as_move, show
 
 PLAYERS = 3
 HAND_SIZE = 11
@@ -156,10 +156,13 @@ class GooseberryFool(Rules):
     def __post_init__(self):
         if self.target is not None:
             _check_int("target", self.target, 1, 10**6)
-        if self.ending not in ENDINGS:
-            raise OptionError(f"unknown ending {self.ending!r}; allowed: {', '.join(ENDINGS)}")
+        if not isinstance(self.ending, str) or self.ending not in ENDINGS:
+            raise OptionError(f"unknown ending {show(self.ending)}; allowed: {', '.join(ENDINGS)}")
         _check_int("dealer", self.dealer, 0, PLAYERS - 1)
         _check_int("max_hands", self.max_hands, 1, 1000)
+        if self.ending == "reach" and self.target is None:
+            raise OptionError("ending='reach' decides a match by who reached the target, and a single deal "
+                              "(target None) has no target: set a target or leave ending at 'middling'")
 
     @property
     def num_players(self) -> int:
@@ -191,6 +194,13 @@ class GooseberryFool(Rules):
     def match_over(self, totals, hands_played):
         if hands_played >= self.max_hands:
             return True
+        return self._reached_target(totals)
+
+    def match_cut_off(self, totals, hands_played) -> bool:
+        """True when the match stopped at ``max_hands`` deals with the target not decisively reached."""
+        return self.target is not None and hands_played >= self.max_hands and not self._reached_target(totals)
+
+    def _reached_target(self, totals) -> bool:
         return max(totals) >= self.target and len(set(totals)) > 1
 
     def match_winners(self, totals):
@@ -205,7 +215,7 @@ class GooseberryFool(Rules):
 
 def _check_int(name, value, low, high):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise OptionError(f"option {name} must be a whole number from {low} to {high}, not {value!r}")
+        raise OptionError(f"option {name} must be a whole number from {low} to {high}, not {show(value)}")
 
 
 # ---------------------------------------------------------------- events ---

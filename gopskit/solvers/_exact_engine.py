@@ -33,6 +33,10 @@ _SETTLED_KEPT = 1000  # turn games settled by a fallback that the stats list one
 class SolveStats:
     """What a solve did: positions stored, turn games and how each was settled, time.
 
+    ``seconds`` adds up the time spent solving layers (over every run of a
+    resumed solve); ``wall_seconds`` is this run's, and ``resumed_from`` the
+    first layer it solved (0 for a solve from scratch).
+
     Every turn game is settled by exactly one method: ``pure`` (a saddle
     point), ``simplex`` (the compiled solver, certified), ``highs`` or
     ``exact`` (the certifying fallbacks of :mod:`._certify`, for games the
@@ -51,6 +55,8 @@ class SolveStats:
     failed: int = 0
     seconds: float = 0.0
     settled: list = dataclasses.field(default_factory=list)
+    wall_seconds: float = 0.0
+    resumed_from: int = 0
 
     @property
     def certified(self) -> bool:
@@ -89,7 +95,8 @@ class LayeredSolution:
     inside the tables (an endgame may start with a pot already carried).
     """
 
-    def __init__(self, tables: Tables, objective: str, ties: str, slack: int = 0, values=None):
+    def __init__(self, tables: Tables, objective: str, ties: str, slack: int = 0, values=None,
+                 allocate: bool = True):
         self.tables, self.objective, self.ties, self.slack = tables, objective, ties, int(slack)
         self.win, self.carry = objective == "win", ties == "carry"
         self.total_points = int(sum(tables.prize_values))
@@ -100,9 +107,13 @@ class LayeredSolution:
             self.turned.append(turned)
             self.bases.append(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64))
         if values is None:
-            values = [np.full(int(b[-1]), np.nan) for b in self.bases]
+            values = [np.full(size, np.nan) if allocate else None for size in self.layer_sizes()]
         self.values = list(values)
-        self.stats = SolveStats(positions=int(sum(len(v) for v in self.values)))
+        self.stats = SolveStats(positions=sum(self.layer_sizes()))
+
+    def layer_sizes(self) -> list[int]:
+        """How many values each layer stores."""
+        return [int(b[-1]) for b in self.bases]
 
     def turned_points(self, j: int, q: int) -> int:
         """Points turned before prize set ``q`` of layer ``j`` (plus the slack): the bound on |lead| + pot."""
@@ -152,26 +163,39 @@ def _canonical_count(layer) -> int:
 
 
 def _chunks(solution: LayeredSolution, j: int):
-    """Split layer ``j``'s prize sets into runs of about ``_CHUNK_POSITIONS`` canonical positions."""
+    """Split layer ``j``'s prize sets into runs of about ``_CHUNK_POSITIONS`` canonical positions.
+
+    Yields ``(first, end, work)``; ``work`` estimates the run's cost: each
+    position holds ``j`` turn games of ``j x j``, whose simplex costs grow
+    about linearly in ``j`` at these sizes (measured), so a position weighs
+    ``j * j``. The progress bar counts this work, so its ETA stays honest
+    from the small bottom layers to the large middle ones.
+    """
     layer = solution.tables.layers[j]
     weights = extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer)
     start, acc = 0, 0
     for q, w in enumerate(weights):
         acc += int(w)
         if acc >= _CHUNK_POSITIONS:
-            yield start, q + 1, acc
+            yield start, q + 1, acc * j * j
             start, acc = q + 1, 0
     if start < len(weights):
-        yield start, len(weights), acc
+        yield start, len(weights), acc * j * j
+
+
+def layer_work(solution: LayeredSolution, j: int) -> int:
+    """The work of layer ``j`` (see :func:`_chunks`)."""
+    return sum(work for *_, work in _chunks(solution, j))
 
 
 def total_work(solution: LayeredSolution) -> int:
-    """Canonical positions to solve (the unit of the progress bar)."""
-    return sum(total for j in range(1, len(solution.tables.layers)) for *_, total in _chunks(solution, j))
+    """The work of the whole solve (the unit of the progress bar)."""
+    return sum(layer_work(solution, j) for j in range(1, len(solution.tables.layers)))
 
 
 def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None,
-                 threads: int | None = None, *, gap: float = _GAP, methods=METHODS) -> LayeredSolution:
+                 threads: int | None = None, *, gap: float = _GAP, methods=METHODS,
+                 store=None) -> LayeredSolution:
     """Backward induction from empty hands up to the tables' top layer.
 
     ``progress`` is an object with ``update(n)`` (a tqdm bar) or None.
@@ -180,28 +204,39 @@ def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, prog
     numba's thread count otherwise. ``gap`` is the compiled solver's
     accepted certificate gap and ``methods`` the certifying fallbacks for
     the games it rejects (tests force the fallback with a negative gap).
+    ``store`` (a :class:`.layer_folder.LayerFolder`) makes the solve a
+    checkpointed one: layers already on disk are taken from there, each
+    new layer is written as soon as it is finished, and only the layer
+    below the one being solved stays in memory.
     """
-    sol = LayeredSolution(tables, objective, ties, slack)
+    sol = LayeredSolution(tables, objective, ties, slack, allocate=store is None)
     if threads is None:
         threads = 1 if sol.stats.positions < _SERIAL_BELOW else numba.config.NUMBA_NUM_THREADS
     before = numba.get_num_threads()
     numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     try:
-        return _solve_all_layers(sol, tables, progress, gap, methods)
+        return _solve_all_layers(sol, tables, progress, gap, methods, store)
     finally:
         numba.set_num_threads(before)
 
 
-def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, methods) -> LayeredSolution:
+def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, methods, store) -> LayeredSolution:
     started = time.perf_counter()
-    fill_terminal(sol.values[0], sol.turned_points(0, 0), sol.win, sol.carry)
+    first = _resume(sol, store, progress) if store is not None else 0
+    if first == 0:
+        fill_terminal(_allocated(sol, 0), sol.turned_points(0, 0), sol.win, sol.carry)
+        if store is not None:
+            store.write(0, sol.values[0], sol.stats.as_dict(), 0.0)
+        first = 1
     values = np.asarray(tables.prize_values, dtype=np.int64)
-    for j in range(1, len(tables.layers)):
+    for j in range(first, len(tables.layers)):
+        layer_started = time.perf_counter()
         layer, below = tables.layers[j], tables.layers[j - 1]
         counts = np.zeros((layer.num_prize_sets, 3), dtype=np.int64)
+        vals = _allocated(sol, j)
         for lo, hi, work in _chunks(sol, j):
             solve_layer(j, lo, hi, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
-                        layer.swap, sol.values[j], sol.bases[j - 1], sol.values[j - 1], below.prize_sums,
+                        layer.swap, vals, sol.bases[j - 1], sol.values[j - 1], below.prize_sums,
                         tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts, gap)
             if progress is not None:
                 progress.update(work)
@@ -210,9 +245,36 @@ def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, metho
         sol.stats.simplex += simplex
         if failed:
             settle_failed(sol, j, gap, methods)
-    sol.stats.games = sol.stats.pure + sol.stats.simplex + sol.stats.highs + sol.stats.exact + sol.stats.failed
-    sol.stats.seconds = time.perf_counter() - started
+        sol.stats.games = sol.stats.pure + sol.stats.simplex + sol.stats.highs + sol.stats.exact + sol.stats.failed
+        sol.stats.seconds += time.perf_counter() - layer_started
+        if store is not None:
+            store.write(j, vals, sol.stats.as_dict(), time.perf_counter() - layer_started)
+            sol.values[j - 1] = store.load(j - 1)  # mapped from disk: its memory is free again
+    if store is not None:
+        sol.values[-1] = store.load(len(tables.layers) - 1)
+    sol.stats.wall_seconds = time.perf_counter() - started
     return sol
+
+
+def _allocated(sol: LayeredSolution, j: int) -> np.ndarray:
+    if sol.values[j] is None:
+        sol.values[j] = np.full(sol.layer_sizes()[j], np.nan)
+    return sol.values[j]
+
+
+def _resume(sol: LayeredSolution, store, progress) -> int:
+    """Take the layers ``store`` already has; return the first layer still to solve."""
+    done = store.layers_done
+    if done == 0:
+        return 0
+    for j in range(done):
+        sol.values[j] = store.load(j, in_memory=(j == done - 1))  # the layer below the next: in memory
+    positions = sol.stats.positions
+    sol.stats = SolveStats(**store.meta.get("stats", {}))
+    sol.stats.positions, sol.stats.resumed_from = positions, done
+    if progress is not None:
+        progress.update(sum(layer_work(sol, j) for j in range(1, done)))
+    return done
 
 
 def _extras_by_index(C: int, win: bool, carry: bool) -> dict[int, tuple[int, int]]:

@@ -213,14 +213,17 @@ class GoofspielSolution:
 
 
 def solve_goofspiel(num_cards: int = 8, objective: str = "points", ties: str = "discard",
-                    *, progress: bool = False, threads: int | None = None) -> GoofspielSolution:
+                    *, progress: bool = False, threads: int | None = None, checkpoint=None) -> GoofspielSolution:
     """Solve two-player Goofspiel with cards 1..``num_cards`` exactly.
 
     ``objective`` is "points" (expected point difference) or "win" (chance
     of winning minus chance of losing); ``ties`` is "discard" or "carry".
     ``progress=True`` shows a tqdm bar counted in positions; ``threads``
     caps the compiled solver's threads (default: all cores for big decks,
-    one for small ones). Rough cost on
+    one for small ones). ``checkpoint`` names a folder where each finished
+    layer is written at once (:mod:`.layer_folder`): a solve cut off at any
+    point resumes there, and only one layer at a time is held in memory.
+    Rough cost on
     two cores: 8 cards "points" well under a second, 10 cards a few
     seconds; "win" and "carry" store a value per lead and pot, so they grow
     faster with the deck.
@@ -233,14 +236,21 @@ def solve_goofspiel(num_cards: int = 8, objective: str = "points", ties: str = "
     """
     check_options(num_cards, objective, ties)
     tables = full_game_tables(int(num_cards))
+    store = None
+    if checkpoint is not None:
+        from .layer_folder import LayerFolder
+
+        sizes = LayeredSolution(tables, objective, ties, allocate=False).layer_sizes()
+        store = LayerFolder(checkpoint, int(num_cards), objective, ties, sizes)
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=total_work(LayeredSolution(tables, objective, ties)), unit="pos",
-                   desc=f"Goofspiel {num_cards} cards, {objective}, {ties}")
+        bar = tqdm(total=total_work(LayeredSolution(tables, objective, ties, allocate=False)),
+                   desc=f"Goofspiel {num_cards} cards, {objective}, {ties}",
+                   bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed} elapsed, about {remaining} left]")
     try:
-        engine = solve_layers(tables, objective, ties, progress=bar, threads=threads)
+        engine = solve_layers(tables, objective, ties, progress=bar, threads=threads, store=store)
     finally:
         if bar is not None:
             bar.close()

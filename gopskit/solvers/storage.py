@@ -116,6 +116,11 @@ def solution_filename(num_cards: int, objective: str, ties: str) -> str:
     return f"goofspiel-{num_cards}-{objective}-{ties}-v{FORMAT_VERSION}.npz"
 
 
+def layer_folder_name(num_cards: int, objective: str, ties: str) -> str:
+    """The cache folder a checkpointed solve writes its layers to (:mod:`.layer_folder`)."""
+    return f"goofspiel-{num_cards}-{objective}-{ties}-layers"
+
+
 _MEMORY: dict[tuple, GoofspielSolution] = {}
 
 
@@ -132,7 +137,9 @@ def cached_solution(num_cards: int, objective: str = "points", ties: str = "disc
         return _MEMORY[key]
     path = cache_dir() / solution_filename(*key)
     solution = None
-    if use_disk and path.exists():
+    if use_disk:
+        solution = _from_layer_folder(cache_dir() / layer_folder_name(*key), key)
+    if use_disk and solution is None and path.exists():
         try:
             solution = load_solution(path, *key)
         except SolutionFileError:
@@ -149,4 +156,33 @@ def cached_solution(num_cards: int, objective: str = "points", ties: str = "disc
     return solution
 
 
-__all__ = ["SolutionFileError", "cache_dir", "cached_solution", "load_solution", "save_solution", "solution_filename"]
+def find_solution(num_cards: int, objective: str = "points", ties: str = "discard") -> GoofspielSolution | None:
+    """The solution for these options if this process or the cache folder already has it, else None (no solving)."""
+    key = (int(num_cards), objective, ties)
+    if key in _MEMORY:
+        return _MEMORY[key]
+    solution = _from_layer_folder(cache_dir() / layer_folder_name(*key), key)
+    path = cache_dir() / solution_filename(*key)
+    if solution is None and path.exists():
+        try:
+            solution = load_solution(path, *key)
+        except SolutionFileError:
+            return None
+    if solution is not None:
+        _MEMORY[key] = solution
+    return solution
+
+
+def _from_layer_folder(folder: Path, key: tuple) -> GoofspielSolution | None:
+    """A complete layer folder's solution, mapped from disk; None if absent or unfinished."""
+    from .layer_folder import LayerFolderError, open_layer_folder
+
+    if not (folder / "meta.json").exists():
+        return None
+    try:
+        return open_layer_folder(folder, *key)
+    except LayerFolderError:
+        return None
+
+
+__all__ = ["SolutionFileError", "find_solution", "layer_folder_name", "cache_dir", "cached_solution", "load_solution", "save_solution", "solution_filename"]
