@@ -94,13 +94,28 @@ def _inside(path, root):
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def apply_limits(memory_limit):
-    """Memory (address space), file size and no core dumps; ignore SIGXFSZ so big writes just fail."""
+CPU_SECONDS = 3600
+
+
+def apply_limits(memory_limit, max_processes=None, max_open_files=None, file_bytes=16 * 2**20):
+    """Resource limits for the rest of this process's life (hard limits: they cannot be raised again).
+
+    Memory (address space), the size of any file written, open files, no core
+    dumps, a backstop of CPU seconds for the whole process (the parent times
+    each move; this only stops a process that somehow outlives its clock)
+    and, under bubblewrap, processes and threads. SIGXFSZ is ignored so a
+    file too big just fails to grow.
+    """
     import resource
 
-    limits = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 16 * 2**20)]
+    limits = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, int(file_bytes)),
+              (resource.RLIMIT_CPU, CPU_SECONDS)]
     if memory_limit:
         limits.append((resource.RLIMIT_AS, int(memory_limit)))
+    if max_open_files:
+        limits.append((resource.RLIMIT_NOFILE, int(max_open_files)))
+    if max_processes and hasattr(resource, "RLIMIT_NPROC"):
+        limits.append((resource.RLIMIT_NPROC, int(max_processes)))
     for which, value in limits:
         try:
             resource.setrlimit(which, (value, value))

@@ -378,7 +378,8 @@ def main():
     output = CappedText(int(config.get("output_limit", 4000)))
     sys.stdout = sys.stderr = output
     fence = _load_fence()
-    fence.apply_limits(config.get("memory_limit"))
+    fence.apply_limits(config.get("memory_limit"), config.get("max_processes"), config.get("max_open_files"),
+                       config.get("file_bytes", 16 * 2**20))
     worker = Worker(config, None, None, output)
     signal.signal(signal.SIGALRM, worker.on_alarm)
     sys.addaudithook(fence.Fence(os.getcwd(), config.get("read_dirs", ())))

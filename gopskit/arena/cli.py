@@ -39,7 +39,9 @@ def register(subparsers) -> None:
     cmd.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="any other game option (repeatable), e.g. --option target=92")
     cmd.add_argument("--games", type=int, default=100, help="games per seating of every table (default 100)")
-    cmd.add_argument("--seed", type=int, default=0, help="seed: the same seed replays the same tournament")
+    cmd.add_argument("--seed", type=int, default=None,
+                     help="seed: the same seed replays the same tournament (default: a secret random one, "
+                          "printed and saved with the results)")
     cmd.add_argument("--seatings", default="rotations", help="rotations (default) or permutations (3+ players)")
     cmd.add_argument("--time-limit", type=float, default=1.0, help="seconds per move (default 1)")
     cmd.add_argument("--memory-limit", type=int, default=512, help="megabytes per strategy (default 512)")
@@ -66,6 +68,10 @@ def run_tournament(args: argparse.Namespace) -> int:
     tournament = Tournament(rules, _entries(args), games=args.games, seed=args.seed, limits=_limits(args),
                             seatings=args.seatings, bot_records=args.bot_records, processes=args.processes,
                             exploitability=args.exploitability_cards or False)
+    if tournament.isolation in ("bubblewrap", "fence"):
+        from .sandbox import isolation_report
+
+        print(f"Isolation: {isolation_report()}")
     if args.check:
         checks = tournament.check()
         for check in checks:
@@ -78,6 +84,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     _report(results)
     if args.plots:
         print(f"Plots: {_save_plots(results, out / 'plots')}")
+    print(f"Seed: {results.seed} (replay this run with --seed {results.seed})")
     print(f"Saved in {out}/: results.json (every game), games.csv, ranking.csv")
     return 0
 

@@ -87,6 +87,7 @@ class ResultSet:
     games: list[dict]
     exploitability: dict = dataclasses.field(default_factory=dict)
     exploitability_notes: dict = dataclasses.field(default_factory=dict)
+    isolation: str = ""  # how student code was isolated: "bubblewrap", "fence" (see gopskit.arena.sandbox)
 
     @property
     def names(self) -> list[str]:
@@ -281,6 +282,7 @@ class ResultSet:
     # -- saving and loading ------------------------------------------------
     def to_dict(self) -> dict:
         return {"format": FORMAT_VERSION, "game": self.game, "options": self.options, "seed": self.seed,
+                "isolation": self.isolation,
                 "games_per_seating": self.games_per_seating, "entries": self.entries,
                 "exploitability": self.exploitability, "exploitability_notes": self.exploitability_notes,
                 "ranking_rule": RANKING_RULE, "confidence_level": LEVEL,
@@ -292,7 +294,7 @@ class ResultSet:
             raise OptionError("not tournament results: expected an object with 'entries' and 'games'")
         return cls(data["game"], data["options"], data["seed"], data["games_per_seating"],
                    data["entries"], data["games"], data.get("exploitability") or {},
-                   data.get("exploitability_notes") or {})
+                   data.get("exploitability_notes") or {}, str(data.get("isolation") or ""))
 
     def save(self, folder) -> pathlib.Path:
         """Write ``results.json``, ``games.csv`` and ``ranking.csv`` into ``folder``."""
@@ -331,7 +333,7 @@ class ResultSet:
             data = json.loads(table.read_text(encoding="utf-8"))
             games.extend({**g, "table": data["key"]} for g in data["games"])
         return cls(manifest["game"], manifest["options"], manifest["seed"], manifest["games"],
-                   manifest["entries"], games)
+                   manifest["entries"], games, isolation=str(manifest.get("isolation") or ""))
 
     def game_rows(self) -> list[dict]:
         """One row per game and seat (the CSV)."""

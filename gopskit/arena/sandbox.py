@@ -1,26 +1,39 @@
-"""Run one student's strategy in a process of its own, with limits.
+"""Run one student's strategy in a process of its own, behind a boundary.
 
-A :class:`SandboxWorker` starts ``python gopskit/arena/_worker.py`` in a
-private temporary folder holding a copy of the student's file and nothing
-else, so entries cannot read each other's code, and nothing the strategy does
-(raise, loop, eat memory, print, exit) can reach the tournament. The worker
-is reused for every game of the entry; it plays its side of many games per
-message, which is what makes a class tournament fast.
+A :class:`SandboxWorker` starts ``python _worker.py`` for one student file.
+The worker is reused for every game of the entry; it plays its side of many
+games per message, which is what makes a class tournament fast.
 
-Guards (the worker applies the first four; see :mod:`gopskit.arena._worker`):
+Two isolations exist (:func:`isolation` says which one this machine gives):
 
-1. a time limit per move (an alarm interrupts the student's code);
-2. a memory limit (``RLIMIT_AS``);
-3. printed output is captured and capped (``output_limit`` characters kept);
-4. files outside the entry's folder, processes and sockets are refused;
-5. the parent kills and restarts a worker that stops answering for longer
-   than the time limit plus a grace period, or that dies.
+``"bubblewrap"`` (Linux with ``bwrap`` installed): the worker runs in new
+namespaces (user, process ids, network, IPC, mounts): no network, a
+read-only view of the system and of Python, nothing of the host's other
+files (other entries, the teacher's home, ``/etc/passwd``, ``/tmp``), an
+unprivileged user (uid 65534) without capabilities, a private 16 MB folder
+``/entry`` holding a read-only copy of the student's file (also its ``/tmp``),
+no ``gopskit`` to import, a seccomp filter that refuses new processes and a
+few kernel interfaces (``ptrace``, ``pidfd_*``, ``bpf``, namespaces), and
+resource limits (memory, open files, file size, processes, CPU). The folder
+lives in the sandbox's memory and disappears with it: nothing is left on disk.
+
+``"fence"`` (no bubblewrap: macOS, Windows, a Linux without it): a private
+temporary folder, resource limits and an audit hook that refuses files
+outside the folder, processes and sockets. An audit hook is a classroom
+fence against mistakes, **not** a security boundary: say so to whoever runs
+the tournament (the tournament records and prints it).
+
+In both, the parent process keeps the clock: it times every move with its
+own monotonic clock and stops (SIGKILL) the whole sandbox when a move runs
+past the time limit plus a small slack (:func:`parent_deadline`), so nothing
+the strategy does inside can stop the clock. A worker that dies, at any
+moment, costs only the games it was playing (forfeits) and is restarted.
 
 Each move comes back as a :class:`Reply`: a move, or an error kind with a
 sentence for a beginner. Error kinds: ``"exception"``, ``"timeout"``,
 ``"memory"``, ``"malformed"`` (not a card), ``"crash"`` (the process died
 or had to be stopped), ``"load"`` (the file cannot be used) and
-``"withdrawn"`` (too many timeouts; see :class:`Limits`).
+``"withdrawn"`` (too many timeouts or crashes; see :class:`Limits`).
 
 >>> import pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -33,13 +46,16 @@ or had to be stopped), ``"load"`` (the file cannot be used) and
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import marshal
 import os
 import pathlib
+import platform
 import select
 import shutil
 import signal
+import site
 import struct
 import subprocess
 import sys
@@ -55,9 +71,32 @@ except ImportError:  # not on Windows
 from ..errors import OptionError
 
 WORKER_SCRIPT = pathlib.Path(__file__).with_name("_worker.py")
-_GRACE_SECONDS = 2.0
+FENCE_SCRIPT = pathlib.Path(__file__).with_name("_fence.py")
+ISOLATIONS = ("bubblewrap", "fence")
+INSTALL_HINT = "sudo apt-get install bubblewrap"
+SANDBOX_UID = 65534
+ENTRY_FOLDER = "/entry"
+FOLDER_BYTES = 16 * 2**20
+MAX_PROCESSES = 16  # threads count too
+MAX_OPEN_FILES = 64
+MAX_RESTARTS = 12
+_LOAD_GRACE = 5.0
 _MAX_REPLY_BYTES = 8 * 2**20
 _PIPE_BYTES = 2**20
+
+
+def parent_deadline(time_limit: float) -> float:
+    """Seconds the parent waits for one move before it stops the sandbox.
+
+    The time limit plus a slack for the pipe and the scheduler (0.1 s plus a
+    tenth of the limit). Inside, an alarm stops slow code at the limit itself,
+    so an honest slow move is a timeout for that game only; a strategy that
+    switches the alarm off is stopped by the parent at this deadline.
+
+    >>> parent_deadline(1.0)
+    1.2
+    """
+    return round(time_limit + 0.1 + 0.1 * time_limit, 6)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,7 +108,8 @@ class Limits:
     output kept per entry. ``load_time_limit``: seconds to import the file.
     ``max_timeouts``: after this many timed-out games in a tournament the
     entry is withdrawn and forfeits the rest at once (``None``: never), so
-    one sleeping strategy cannot hold a class up for hours.
+    one sleeping strategy cannot hold a class up for hours. An entry whose
+    process had to be restarted ``MAX_RESTARTS`` times is withdrawn too.
     """
 
     time_limit: float = 1.0
@@ -98,19 +138,186 @@ class Reply:
         return self.error is None
 
 
-class SandboxWorker:
-    """One student entry running in its own process (see the module docstring).
+# ------------------------------------------------------------ isolation ---
+def isolation() -> str:
+    """``"bubblewrap"`` when student code runs behind an OS boundary here, else ``"fence"``.
 
-    Use :meth:`play` (or :meth:`send` then :meth:`collect`, to let several
-    workers think at once); close it with :meth:`close` or a ``with`` block.
+    ``GOPSKIT_SANDBOX=fence`` forces the fence; ``GOPSKIT_SANDBOX=bubblewrap``
+    makes a missing or broken bubblewrap an error instead of a fallback.
+    """
+    wanted = os.environ.get("GOPSKIT_SANDBOX", "auto").strip().lower() or "auto"
+    if wanted not in ("auto", *ISOLATIONS):
+        raise OptionError(f"GOPSKIT_SANDBOX={wanted!r} is not known; allowed: auto, bubblewrap, fence")
+    if wanted == "fence":
+        return "fence"
+    problem = _bubblewrap_problem()
+    if problem is None:
+        return "bubblewrap"
+    if wanted == "bubblewrap":
+        raise OptionError(f"GOPSKIT_SANDBOX=bubblewrap but {problem}")
+    return "fence"
+
+
+def isolation_report() -> str:
+    """One sentence for the tournament's output: which isolation, and what it means."""
+    if isolation() == "bubblewrap":
+        return ("student code runs under bubblewrap: own namespaces, no network, read-only system, "
+                "only its own 16 MB folder writable, uid 65534, no new processes, memory/CPU/file limits")
+    problem = _bubblewrap_problem() if os.environ.get("GOPSKIT_SANDBOX", "auto") != "fence" else "GOPSKIT_SANDBOX=fence"
+    return (f"WARNING: NO OPERATING-SYSTEM SANDBOX ({problem}). Student code runs with an in-process fence "
+            f"only, which stops mistakes, not attacks: run untrusted entries on Linux with bubblewrap "
+            f"({INSTALL_HINT})")
+
+
+def bwrap_path() -> str | None:
+    """The bubblewrap program (``GOPSKIT_BWRAP`` or ``bwrap`` on the PATH), or None."""
+    return os.environ.get("GOPSKIT_BWRAP") or shutil.which("bwrap") or (
+        "/usr/bin/bwrap" if os.path.exists("/usr/bin/bwrap") else None)
+
+
+@functools.lru_cache(maxsize=4)
+def _probe(bwrap: str) -> str | None:
+    """Start one empty sandbox; None when it works, else what went wrong."""
+    with tempfile.NamedTemporaryFile("w", suffix=".py", prefix="gopskit-probe-") as probe:
+        probe.write("pass\n")
+        probe.flush()
+        command, fds = _bwrap_command(bwrap, pathlib.Path(probe.name))
+        try:
+            done = subprocess.run([*command, sys.executable, "-S", "-c", "pass"], pass_fds=fds,
+                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"bubblewrap could not start ({exc})"
+        finally:
+            for fd in fds:
+                os.close(fd)
+    if done.returncode != 0:
+        return f"bubblewrap failed: {done.stderr.decode(errors='replace').strip()[:200]}"
+    return None
+
+
+def _bubblewrap_problem() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return f"bubblewrap is Linux only; this is {sys.platform}"
+    bwrap = bwrap_path()
+    if bwrap is None:
+        return f"bubblewrap is not installed ({INSTALL_HINT})"
+    return _probe(bwrap)
+
+
+def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], list[int]]:
+    """The bubblewrap command line (up to the program) and the descriptors it reads."""
+    args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+            "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--cap-drop", "ALL",
+            "--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    for name in ("/etc/ld.so.cache", "/etc/localtime"):
+        args += ["--ro-bind-try", name, name]
+    for root in _python_roots():
+        args += ["--ro-bind", root, root]
+    for folder in _installed_gopskit():
+        args += ["--tmpfs", folder]  # an installed copy of the kit: hidden behind an empty folder
+    args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
+    args += ["--size", str(FOLDER_BYTES), "--perms", "0700", "--tmpfs", ENTRY_FOLDER,
+             "--ro-bind", str(student_file), f"{ENTRY_FOLDER}/{student_file.name}",
+             "--symlink", ENTRY_FOLDER, "/tmp",
+             "--ro-bind", str(WORKER_SCRIPT), "/sandbox/_worker.py",
+             "--ro-bind", str(FENCE_SCRIPT), "/sandbox/_fence.py",
+             "--remount-ro", "/", "--chdir", ENTRY_FOLDER]
+    fds = []
+    program = seccomp_program()
+    if program:
+        read, write = os.pipe()
+        os.write(write, program)
+        os.close(write)
+        fds.append(read)
+        args += ["--seccomp", str(read)]
+    return args + ["--"], fds
+
+
+def _python_roots() -> list[str]:
+    """Folders holding this Python and its packages (bound read-only), outermost only."""
+    candidates = {sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    candidates |= {os.path.dirname(os.path.dirname(sys.executable))}
+    roots = sorted({os.path.realpath(c) for c in candidates} | candidates)
+    keep = []
+    for root in roots:
+        if not os.path.isdir(root) or root in ("/", "/usr") or root.startswith("/usr/"):
+            continue
+        if any(root == k or root.startswith(k.rstrip("/") + "/") for k in keep):
+            continue
+        keep.append(root)
+    return keep
+
+
+def _installed_gopskit() -> list[str]:
+    """``gopskit`` folders inside the bound site-packages (a non-editable install)."""
+    dirs = list(getattr(site, "getsitepackages", lambda: [])())
+    found = []
+    for folder in dirs:
+        path = os.path.join(folder, "gopskit")
+        if os.path.isdir(path):
+            found.append(path)
+    return found
+
+
+# x86-64 and arm64 system call numbers the filter refuses (EPERM), and clone3 (ENOSYS: glibc then uses clone).
+_SYSCALLS = {
+    "x86_64": {"arch": 0xC000003E, "clone": 56, "clone3": 435, "deny": (
+        57, 58, 101, 310, 311, 312, 424, 434, 438, 321, 298, 323, 425, 426, 427, 248, 249, 250,
+        165, 166, 155, 161, 272, 308, 135)},
+    "aarch64": {"arch": 0xC00000B7, "clone": 220, "clone3": 435, "deny": (
+        117, 270, 271, 272, 424, 434, 438, 280, 241, 282, 425, 426, 427, 217, 218, 219,
+        40, 39, 41, 51, 97, 268, 92)},
+}
+
+
+def seccomp_program() -> bytes | None:
+    """A classic-BPF seccomp filter for bubblewrap's ``--seccomp`` (None on other machines).
+
+    Refuses every way to start a process (``fork``, ``vfork``, ``clone``
+    without ``CLONE_THREAD``; threads are allowed), ``ptrace``,
+    ``process_vm_*``, ``pidfd_*``, ``bpf``, ``perf_event_open``,
+    ``userfaultfd``, ``io_uring``, the key ring, mounts, ``unshare``,
+    ``setns`` and ``personality``; any other architecture's calls (x32,
+    32-bit) are refused too.
+    """
+    table = _SYSCALLS.get(platform.machine())
+    if table is None:
+        return None
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    code = [(0x20, 0, 0, 4), (0x15, 1, 0, table["arch"]), (0x06, 0, 0, enosys), (0x20, 0, 0, 0)]
+    if table["arch"] == 0xC000003E:
+        code += [(0x35, 0, 1, 0x40000000), (0x06, 0, 0, enosys)]  # the x32 ABI
+    code += [(0x15, 0, 1, table["clone3"]), (0x06, 0, 0, enosys)]
+    for number in table["deny"]:
+        code += [(0x15, 0, 1, number), (0x06, 0, 0, eperm)]
+    code += [(0x15, 0, 3, table["clone"]), (0x20, 0, 0, 16), (0x45, 1, 0, 0x00010000), (0x06, 0, 0, eperm),
+             (0x06, 0, 0, allow)]
+    return b"".join(struct.pack("=HBBI", *op) for op in code)
+
+
+# --------------------------------------------------------------- worker ---
+class SandboxWorker:
+    """One student entry running in its own sandbox (see the module docstring).
+
+    Use :meth:`play` (or :meth:`send` then :meth:`collect`, or
+    :func:`collect_all` to let several workers think at once); close it with
+    :meth:`close` or a ``with`` block.
     """
 
     def __init__(self, path, limits: Limits | None = None):
         self.path = pathlib.Path(path)
         self.limits = limits or Limits()
-        self.home = pathlib.Path(tempfile.mkdtemp(prefix="gopskit-entry-"))
-        weakref.finalize(self, shutil.rmtree, self.home, ignore_errors=True)  # even if close() is never called
-        shutil.copy(self.path, self.home / self.path.name)
+        self.isolation = isolation()
+        self.home: pathlib.Path | None = None
+        if self.isolation == "fence":
+            self.home = pathlib.Path(tempfile.mkdtemp(prefix="gopskit-entry-"))
+            weakref.finalize(self, shutil.rmtree, self.home, ignore_errors=True)  # even if close() is never called
+            shutil.copy(self.path, self.home / self.path.name)
         self.process: subprocess.Popen | None = None
         self.load_error: str | None = None
         self.kind: str | None = None
@@ -118,25 +325,31 @@ class SandboxWorker:
         self.timeouts, self.restarts, self.generation = 0, 0, 0
         self._waiting: list = []
         self._buffer = b""
+        self._death: str | None = None
+        self._reading: _Reading | None = None
 
     # -- life cycle --------------------------------------------------------
     def start(self) -> bool:
-        """Start the process and load the file; return True when it is ready to play."""
+        """Start the process and load the file; return True when it is ready to play.
+
+        A process found dead (it exited between batches) is restarted, and
+        counted as a restart.
+        """
         if self.process is not None:
-            return self.load_error is None
-        self.process = subprocess.Popen(
-            [sys.executable, "-s", "-B", "-P", str(WORKER_SCRIPT)], cwd=self.home,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=_worker_environment(self.home), start_new_session=True,
-        )
+            if self.load_error is not None or self.process.poll() is None:
+                return self.load_error is None
+            self._death = self._death_reason()
+            self._stop()
+            self.restarts += 1
+        self.process = self._spawn()
         self._buffer = b""
         _widen_pipes(self.process)
         try:
-            self._write(_frame(self._config()), time.monotonic() + _GRACE_SECONDS + 5)
+            self._write(_frame(self._config()), time.monotonic() + _LOAD_GRACE)
         except (OSError, TimeoutError) as exc:
             hello = Reply(error="crash", detail=f"Python would not start ({exc})")
         else:
-            hello = _json(self._next_line(time.monotonic() + self.limits.load_time_limit + _GRACE_SECONDS + 5))
+            hello = _json(self._next_line(time.monotonic() + self.limits.load_time_limit + _LOAD_GRACE))
         if isinstance(hello, dict) and hello.get("ready") is True:
             self.kind, self.load_error = hello.get("kind"), None
             self.generation += 1
@@ -145,24 +358,44 @@ class SandboxWorker:
             self._stop()
         return self.load_error is None
 
+    def _spawn(self) -> subprocess.Popen:
+        if self.isolation == "bubblewrap":
+            prefix, fds = _bwrap_command(bwrap_path(), self.path.resolve())
+            command, cwd = [*prefix, sys.executable, "-s", "-B", "-P", "/sandbox/_worker.py"], "/"
+            env = _worker_environment(ENTRY_FOLDER)
+        else:
+            fds = []
+            command, cwd = [sys.executable, "-s", "-B", "-P", str(WORKER_SCRIPT)], self.home
+            env = _worker_environment(str(self.home))
+        try:
+            return subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, env=env, start_new_session=True, pass_fds=fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
+
     def _config(self) -> dict:
+        bubblewrap = self.isolation == "bubblewrap"
         return {
             "file": self.path.name, "time_limit": float(self.limits.time_limit),
             "memory_limit": self.limits.memory_limit, "output_limit": int(self.limits.output_limit),
             "load_time_limit": float(self.limits.load_time_limit),
-            "read_dirs": [str(pathlib.Path(__file__).resolve().parents[1])],
+            "read_dirs": [], "isolation": self.isolation,
+            "max_processes": MAX_PROCESSES if bubblewrap else None, "max_open_files": MAX_OPEN_FILES,
+            "file_bytes": FOLDER_BYTES,
         }
 
     def close(self) -> None:
-        """Stop the process and delete the private folder."""
+        """Stop the process and delete the private folder (the fence's; bubblewrap leaves none)."""
         if self.process is not None and self.process.poll() is None:
             try:
-                self._write(_frame({"op": "quit"}), time.monotonic() + 1)
-                self.process.wait(timeout=1)
+                self._write(_frame({"op": "quit"}), time.monotonic() + 0.5)
+                self.process.wait(timeout=0.5)
             except (OSError, subprocess.TimeoutExpired, TimeoutError):
                 pass
         self._stop()
-        shutil.rmtree(self.home, ignore_errors=True)
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
 
     def __enter__(self):
         return self
@@ -171,26 +404,34 @@ class SandboxWorker:
         self.close()
 
     def _stop(self):
-        if self.process is None:
+        """Kill the whole sandbox (its process group) and close the pipes; never raises."""
+        process, self.process = self.process, None
+        self._reading = None
+        if process is None:
             return
-        if self.process.poll() is None:
+        if process.poll() is None:
             try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                self.process.kill()
-        self.process.wait()
-        for pipe in (self.process.stdin, self.process.stdout):
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, OSError):
+                try:
+                    process.kill()
+                except OSError:
+                    pass
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for pipe in (process.stdin, process.stdout):
             try:
                 pipe.close()
             except OSError:
                 pass
-        self.process = None
 
     # -- playing -----------------------------------------------------------
     @property
     def withdrawn(self) -> bool:
         limit = self.limits.max_timeouts
-        return limit is not None and self.timeouts >= limit
+        return (limit is not None and self.timeouts >= limit) or self.restarts >= MAX_RESTARTS
 
     def play(self, items) -> dict:
         """Ask for one move in each game of ``items`` (``(key, seed, observation dict)``).
@@ -208,6 +449,7 @@ class SandboxWorker:
         text, ``None``); when they are not, ``plain(items)`` converts them.
         """
         self._waiting = [key for key, _, _ in items]
+        self._reading = None
         if not items or self.withdrawn or not self.start():
             return
         left = (self.limits.max_timeouts - self.timeouts) if self.limits.max_timeouts is not None else 1 << 30
@@ -219,20 +461,33 @@ class SandboxWorker:
                 raise
             frame = _frame({**message, "items": plain(items)})
         try:
-            self._write(frame, time.monotonic() + self.limits.time_limit + _GRACE_SECONDS)
+            self._write(frame, time.monotonic() + parent_deadline(self.limits.time_limit))
         except (OSError, TimeoutError):
+            self._death = self._death_reason()
             self._stop()
+            return
+        self._reading = _Reading(self._waiting, time.monotonic() + parent_deadline(self.limits.time_limit))
 
     def collect(self) -> dict:
         """Wait for the answers to the last :meth:`send`; never raises for the strategy's faults."""
+        return collect_all([self])[0]
+
+    def _finish(self) -> dict:
+        """The replies of the last batch, once reading is over (see :func:`collect_all`)."""
         waiting, self._waiting = self._waiting, []
+        reading, self._reading = self._reading, None
         if not waiting:
             return {}
         if self.load_error is not None:
             return {k: Reply(error="load", detail=self.load_error) for k in waiting}
-        if self.withdrawn:
+        if self.withdrawn and reading is None:
             return {k: Reply(error="withdrawn", detail=self._withdrawn_detail()) for k in waiting}
-        replies, problem = self._read_replies(waiting)
+        if reading is None:  # the process died before the batch could be sent
+            problem = Reply(error="crash", detail=self._death or "its Python process stopped")
+            self._death = None
+            self.restarts += 1
+            return {k: problem for k in waiting}
+        replies, problem = reading.replies, reading.problem
         if problem is not None:
             self._stop()
             self.restarts += 1
@@ -244,9 +499,11 @@ class SandboxWorker:
         """Forget every game (strategy objects and their memory): call between tables."""
         if self.process is not None and self.process.poll() is None:
             try:
-                self._write(_frame({"op": "reset"}), time.monotonic() + _GRACE_SECONDS)
-                self._next_line(time.monotonic() + _GRACE_SECONDS)
+                self._write(_frame({"op": "reset"}), time.monotonic() + _LOAD_GRACE)
+                line = self._next_line(time.monotonic() + _LOAD_GRACE)
             except (OSError, TimeoutError):
+                line = None
+            if not isinstance(line, bytes):
                 self._stop()
 
     def _explain(self, reply: Reply) -> Reply:
@@ -255,25 +512,9 @@ class SandboxWorker:
         return reply
 
     def _withdrawn_detail(self) -> str:
+        if self.restarts >= MAX_RESTARTS:
+            return f"withdrawn after its process stopped {self.restarts} times"
         return f"withdrawn after {self.limits.max_timeouts} timed-out games"
-
-    def _read_replies(self, waiting: list):
-        """One reply line per key, in order, then the closing line: ``(replies, problem or None)``."""
-        replies: dict = {}
-        keys = iter(waiting)
-        while True:
-            line = self._next_line(time.monotonic() + self.limits.time_limit + _GRACE_SECONDS)
-            if isinstance(line, Reply):
-                return replies, line
-            if line[:1] == b"d":
-                self._keep_output(_json(line[1:]) or {})
-                missing = len(replies) < len(waiting)
-                return replies, (Reply(error="crash", detail="gave no answer") if missing else None)
-            key = next(keys, None)
-            reply = _parse_reply(line)
-            if key is None or reply is None:
-                return replies, Reply(error="crash", detail="sent something that is not an answer")
-            replies[key] = reply
 
     def _keep_output(self, line: dict) -> None:
         text, cut = str(line.get("out", "")), int(line.get("cut", 0) or 0)
@@ -281,8 +522,54 @@ class SandboxWorker:
         self.output += text[:room]
         self.output_cut += cut + max(0, len(text) - room)
 
+    # -- reading a batch, one chunk at a time --------------------------------
+    def _fileno(self) -> int | None:
+        if self.process is None or self._reading is None or self._reading.problem is not None:
+            return None
+        return self.process.stdout.fileno()
+
+    def _on_readable(self) -> None:
+        """Read what the worker wrote and take every whole line from it."""
+        reading = self._reading
+        try:
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+        except OSError as exc:
+            reading.fail(Reply(error="crash", detail=f"its pipe failed ({exc.strerror})"))
+            return
+        if not chunk:
+            reading.fail(Reply(error="crash", detail=self._death_reason()))
+            return
+        self._buffer += chunk
+        now = time.monotonic()
+        while b"\n" in self._buffer and reading.problem is None and not reading.done:
+            line, self._buffer = self._buffer.split(b"\n", 1)
+            self._take_line(reading, line, now)
+        if len(self._buffer) > _MAX_REPLY_BYTES:
+            reading.fail(Reply(error="crash", detail="sent an answer far too long"))
+
+    def _take_line(self, reading: "_Reading", line: bytes, now: float) -> None:
+        if line[:1] == b"d":
+            self._keep_output(_json(line[1:]) or {})
+            reading.done = True
+            if len(reading.replies) < len(reading.keys):
+                reading.fail(Reply(error="crash", detail="gave no answer"))
+            return
+        reply = _parse_reply(line)
+        if len(reading.replies) >= len(reading.keys) or reply is None:
+            reading.fail(Reply(error="crash", detail="sent something that is not an answer"))
+            return
+        reading.replies[reading.keys[len(reading.replies)]] = reply
+        reading.deadline = now + parent_deadline(self.limits.time_limit)
+
+    def _on_deadline(self) -> None:
+        self._reading.fail(Reply(error="timeout", detail=(
+            f"took longer than {self.limits.time_limit:g} s (the time limit per move) and was stopped: "
+            f"nothing came back within {parent_deadline(self.limits.time_limit):g} s")))
+
     # -- pipes -------------------------------------------------------------
     def _write(self, data: bytes, deadline: float) -> None:
+        if self.process is None:
+            raise OSError("the strategy's process is not running")
         fd = self.process.stdin.fileno()
         view = memoryview(data)
         while view:
@@ -293,14 +580,15 @@ class SandboxWorker:
 
     def _next_line(self, deadline: float):
         """The next line from the worker (bytes), or a Reply saying why there is none."""
+        if self.process is None:
+            return Reply(error="crash", detail=self._death or "its Python process is not running")
         fd = self.process.stdout.fileno()
         while b"\n" not in self._buffer:
             if len(self._buffer) > _MAX_REPLY_BYTES:
                 return Reply(error="crash", detail="sent an answer far too long")
             ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
-                return Reply(error="timeout", detail=f"stopped answering for longer than "
-                             f"{self.limits.time_limit + _GRACE_SECONDS:g} s and was stopped")
+                return Reply(error="timeout", detail="stopped answering and was stopped")
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return Reply(error="crash", detail=self._death_reason())
@@ -309,6 +597,8 @@ class SandboxWorker:
         return line
 
     def _death_reason(self) -> str:
+        if self.process is None:
+            return "its Python process stopped"
         try:
             code = self.process.wait(timeout=1)
         except subprocess.TimeoutExpired:
@@ -316,7 +606,61 @@ class SandboxWorker:
         if code < 0:
             name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
             return f"its Python process was killed ({name}; out of memory?)"
+        if self.isolation == "bubblewrap" and code >= 128:
+            number = code - 128
+            name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
+            return f"its Python process was killed ({name}; out of memory?)"
         return f"its Python process stopped (exit code {code}); a strategy must return a card, never exit"
+
+
+@dataclasses.dataclass
+class _Reading:
+    """The parent's side of one batch: keys asked, replies so far, the clock."""
+
+    keys: list
+    deadline: float
+    replies: dict = dataclasses.field(default_factory=dict)
+    problem: Reply | None = None
+    done: bool = False
+
+    def fail(self, problem: Reply) -> None:
+        if self.problem is None:
+            self.problem = problem
+
+
+def collect_all(workers) -> list[dict]:
+    """Collect the last batch of every worker at once: one ``{key: Reply}`` per worker.
+
+    The parent watches every pipe together, so each move is timed from when
+    its worker could have started it (the batch sent, or its previous answer
+    seen), and a worker silent past :func:`parent_deadline` is stopped.
+    Never raises for anything a strategy does.
+    """
+    workers = list(workers)
+    while True:
+        active = {w._fileno(): w for w in workers if w._fileno() is not None and not w._reading.done}
+        if not active:
+            break
+        soonest = min(w._reading.deadline for w in active.values())
+        try:
+            ready, _, _ = select.select(list(active), [], [], max(0.0, soonest - time.monotonic()))
+        except (OSError, ValueError):
+            ready = []
+        for fd in ready:
+            active[fd]._on_readable()
+        if not ready:
+            now = time.monotonic()
+            for fd, worker in active.items():
+                if worker._reading.deadline <= now and not _readable(fd):
+                    worker._on_deadline()
+    return [w._finish() for w in workers]
+
+
+def _readable(fd: int) -> bool:
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        return False
 
 
 def _widen_pipes(process) -> None:
@@ -339,8 +683,8 @@ def _parse_reply(line: bytes) -> Reply | None:
             kind, detail = json.loads(line[1:])
             return Reply(error=str(kind), detail=str(detail)[:400])
         if head == b"s":
-            return Reply(move=str(json.loads(line[1:])))
-        return Reply(move=int(line))
+            return Reply(move=str(json.loads(line[1:]))[:40])
+        return Reply(move=int(line[:40]))
     except (ValueError, TypeError):
         return None
 
@@ -350,7 +694,7 @@ def _json(line):
         return line
     try:
         return json.loads(line)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return None
 
 
@@ -369,14 +713,14 @@ def _load_problem(hello) -> str:
     return "the file could not be loaded"
 
 
-def _worker_environment(home: pathlib.Path) -> dict:
+def _worker_environment(home: str) -> dict:
     env = {
-        "HOME": str(home), "TMPDIR": str(home), "PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8",
+        "HOME": home, "TMPDIR": home, "PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8",
         "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "LANG": "C.UTF-8",
+        "PATH": "/usr/bin:/bin",
     }
-    if "PATH" in os.environ:
-        env["PATH"] = os.environ["PATH"]
     return env
 
 
-__all__ = ["Limits", "Reply", "SandboxWorker", "WORKER_SCRIPT"]
+__all__ = ["ISOLATIONS", "Limits", "Reply", "SandboxWorker", "WORKER_SCRIPT", "collect_all", "isolation",
+           "isolation_report", "parent_deadline", "seccomp_program"]

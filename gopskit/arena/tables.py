@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -33,7 +34,7 @@ import numpy as np
 from ..agents import make_agent
 from ..errors import IllegalMoveError
 from ..games.base import MatchState
-from .sandbox import Reply
+from .sandbox import Reply, collect_all
 
 FORFEIT_KINDS = ("exception", "timeout", "memory", "malformed", "illegal", "crash", "load", "withdrawn")
 
@@ -103,8 +104,25 @@ def _deal(rules, entries, seed, key, number=0) -> _Game:
             agent.reset(rules, seat, np.random.default_rng(stream))
             bots[seat] = agent
         else:
-            student_seeds[seat] = int(stream.generate_state(1)[0])
+            student_seeds[seat] = student_seed(seed, seat)
     return _Game(key, number, seed, entries, state, bots, student_seeds)
+
+
+def student_seed(game_seed: int, seat: int) -> int:
+    """The seed a sandboxed strategy gets for its ``random`` in one game: a one-way hash.
+
+    Strategies run untrusted code and can read anything in their process, so
+    they are never handed the game's seed nor any generator state the deal or
+    the bots use: only a keyed BLAKE2 hash of the game seed and the seat, from
+    which neither can be worked back (the bots' generators are spawned from the
+    game seed by NumPy's SeedSequence, which never sees this number).
+
+    >>> student_seed(12345, 0) == student_seed(12345, 0) != student_seed(12345, 1)
+    True
+    """
+    digest = hashlib.blake2b(f"{int(game_seed)}:{int(seat)}".encode(), digest_size=8,
+                             key=b"gopskit student seed").digest()
+    return int.from_bytes(digest, "big") >> 1
 
 
 def _gather_moves(live, workers) -> dict:
@@ -130,8 +148,10 @@ def _gather_moves(live, workers) -> dict:
         if worker is not None:
             worker.send(items, plain=_plain_items)
     replies = {(game.key, seat): _bot_move(game.bots[seat], game.state.observation(seat)) for game, seat in bot_turns}
+    asking = [name for name in requests if name in workers]
+    collected = dict(zip(asking, collect_all([workers[name] for name in asking])))
     for name, asked in requests.items():
-        answers = workers[name].collect() if name in workers else {}
+        answers = collected.get(name, {})
         for game, seat in asked:
             replies[game.key, seat] = answers.get(game.number << 3 | seat, Reply(error="load", detail="no sandbox"))
     return replies
@@ -363,4 +383,5 @@ def _field_names(cls) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-__all__ = ["FORFEIT_KINDS", "forfeit_points", "judge_move", "observation_data", "play_games", "play_tables"]
+__all__ = ["FORFEIT_KINDS", "forfeit_points", "judge_move", "observation_data", "play_games", "play_tables",
+           "student_seed"]

@@ -15,8 +15,15 @@ How a tournament is played:
    prize orders from both seats), and every seed derives from the
    tournament's ``seed`` and the table's entry names, so a run repeats
    exactly and a table's games do not change when other entries join.
-3. Students' files run in sandboxes (:mod:`gopskit.arena.sandbox`); bots in
-   this process. Tables where every seat is a bot take the vectorised batch
+   Without ``seed`` a tournament draws a secret random one (``secrets``):
+   a seed students could guess would let a strategy rebuild the deals and
+   the bots' bids. It is saved with the results; give it back as ``seed``
+   to replay the run.
+3. Students' files run in sandboxes (:mod:`gopskit.arena.sandbox`; which
+   isolation this machine gives is :attr:`Tournament.isolation`, saved with
+   the results and printed by the command); bots in this process. A
+   strategy's own ``random`` gets a one-way hash of the game's seed
+   (:func:`~gopskit.arena.tables.student_seed`). Tables where every seat is a bot take the vectorised batch
    path of :func:`gopskit.play_many` when it can (points only, no records)
    unless ``bot_records=True``.
 4. With ``out`` given, each finished table is written at once (atomically) to
@@ -37,6 +44,8 @@ import itertools
 import json
 import os
 import pathlib
+import secrets
+import warnings
 import zlib
 from collections.abc import Callable, Sequence
 
@@ -48,7 +57,7 @@ from ..errors import OptionError
 from .entries import Entry, bot_entry, check_entry, entries_from_folder, student_entry, unique_names
 from .results import ResultSet
 from .runner import Share, play_shares
-from .sandbox import Limits
+from .sandbox import Limits, isolation, isolation_report
 
 SEATINGS = ("rotations", "permutations")
 MAX_PROCESSES = 4
@@ -73,12 +82,15 @@ class Tournament:
     enters a folder of submissions.
     """
 
-    def __init__(self, rules, entries: Sequence, games: int = 100, seed: int = 0, limits: Limits | None = None,
+    def __init__(self, rules, entries: Sequence, games: int = 100, seed: int | None = None,
+                 limits: Limits | None = None,
                  seatings: str = "rotations", bot_records: bool = False, concurrent_tables: int = 4,
                  exploitability: bool | int = True, processes: int | None = None):
         self.rules = rules
         self.entries = unique_names([_as_entry(e) for e in entries])
-        self.games, self.seed = _check_count("games", games, 1), _check_count("seed", seed, 0)
+        self.random_seed = seed is None
+        self.games = _check_count("games", games, 1)
+        self.seed = secrets.randbits(63) if seed is None else _check_count("seed", seed, 0)
         self.limits = limits or Limits()
         if seatings not in SEATINGS:
             raise OptionError(f"unknown seatings {seatings!r}; allowed: {', '.join(SEATINGS)}")
@@ -87,6 +99,7 @@ class Tournament:
         self.concurrent_tables = _check_count("concurrent_tables", concurrent_tables, 1)
         default = min(os.cpu_count() or 1, MAX_PROCESSES)
         self.processes = _check_count("processes", default if processes is None else processes, 1)
+        self.isolation = isolation() if any(e.kind == "student" for e in self.entries) else "none needed"
         if len(self.entries) < rules.num_players:
             raise OptionError(f"{rules.name} with these options seats {rules.num_players} players; "
                               f"a tournament needs at least that many entries, got {len(self.entries)}")
@@ -123,7 +136,7 @@ class Tournament:
             "format": FORMAT_VERSION, "game": self.rules.name, "options": self.rules.options(),
             "entries": [e.info() for e in self.entries], "games": self.games, "seed": self.seed,
             "seatings": self.seatings, "bot_records": self.bot_records,
-            "limits": dataclasses.asdict(self.limits),
+            "limits": dataclasses.asdict(self.limits), "isolation": self.isolation,
         }
 
     # -- running -----------------------------------------------------------
@@ -145,6 +158,10 @@ class Tournament:
         ``progress``: show a tqdm bar. ``on_table(done, total)`` is called
         after each finished table (the notebook widget's progress bar).
         """
+        if out is not None and resume and self.random_seed:
+            self.seed = _saved_seed(out, self.seed)  # carry on with the interrupted run's own seed
+        if self.isolation == "fence":
+            warnings.warn(isolation_report(), RuntimeWarning, stacklevel=2)
         store = _Store(out, self.manifest(), resume) if out is not None else None
         finished = store.finished() if store else {}
         todo = [t for t in self.tables() if t.key not in finished]
@@ -197,7 +214,7 @@ class Tournament:
                 info["output"] = output.get(entry.name, "")
             entries.append(info)
         return ResultSet(game=self.rules.name, options=self.rules.options(), seed=self.seed,
-                         games_per_seating=self.games, entries=entries, games=games)
+                         games_per_seating=self.games, entries=entries, games=games, isolation=self.isolation)
 
 
 def _as_entry(spec) -> Entry:
@@ -256,6 +273,16 @@ def _timeouts(finished_tables) -> dict:
                 if forfeit["reason"] == "timeout":
                     counts[forfeit["entry"]] = counts.get(forfeit["entry"], 0) + 1
     return counts
+
+
+def _saved_seed(out, default: int) -> int:
+    """The seed of the run saved in ``out`` (``default`` when there is none)."""
+    try:
+        saved = json.loads((pathlib.Path(out) / "tournament.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return default
+    seed = saved.get("seed") if isinstance(saved, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else default
 
 
 def _check_same(saved: dict, manifest: dict) -> None:
