@@ -197,3 +197,93 @@ def test_the_student_page_plays_other_games_with_their_own_boards(tmp_path, game
         assert app.board.last_error is None and app.last_error is None, app.board.status
     assert app.board.finished and app.board.status.startswith("Game over")
     assert "Ann (you)" in app.board._table.value
+
+
+# ------------------------------------------------- issue 12: what the pages say ---
+def _finish(ann, bob):
+    while ann.board.seat_view.status == "playing":
+        _turn(ann, bob)
+        ann.tick()
+    bob.tick()
+
+
+def test_the_room_code_has_one_form_on_every_page_and_both_forms_join(classroom, tmp_path):
+    teacher, ann, bob = classroom
+    shown = pages.code_text(teacher.code)
+    assert len(shown) == 7 and shown[3] == "-" and shown.replace("-", "") == teacher.code
+    assert f"room code {shown}" in teacher._code_html.value
+    for student in (ann, bob):
+        assert f"Room {shown}<" in student._lobby.value and teacher.code not in student._lobby.value
+    carl, dan = StudentApp(str(tmp_path / "class.sqlite3")), StudentApp(str(tmp_path / "class.sqlite3"))
+    carl.join("Carl", shown.lower())  # with the dash, as the projector shows it
+    dan.join("Dan", teacher.code)  # without it
+    assert carl.phase == dan.phase == "lobby" and f"room {shown}." in carl._message.value
+
+
+def test_after_a_game_the_lobby_says_game_over_not_wait_to_be_seated(classroom):
+    teacher, ann, bob = classroom
+    teacher.store.update_settings(teacher.teacher_key, auto_pair=False)  # no new table: the lobby between games
+    _finish(ann, bob)
+    ann._refresh_lobby()
+    lobby = ann._lobby.value
+    assert ann.board.status.startswith("Game over")
+    assert "Game over" in lobby and "will seat you" not in lobby, lobby
+    assert "between games · 1 played" in lobby and ">waiting<" not in lobby
+
+
+def test_the_teacher_form_counts_seats_from_player_1_and_explains_every_number(tmp_path):
+    teacher = TeacherApp(str(tmp_path / "c.sqlite3"))
+    dealer = teacher._controls["dealer"][1]
+    assert dealer.options[0] == ("Player 1", 0) and dealer.value == 0
+    hints = " ".join(box.children[1].value for box in teacher._options_box.children if len(box.children) > 1)
+    assert "0: one hand" in hints  # "Match to 0" says what 0 means
+    dealer_box = next(b for b in teacher._options_box.children if dealer in b.children)
+    assert dealer_box.layout.display == "none"  # only Defeat the Dealer has a dealer
+    teacher._controls["defeat_the_dealer"][1].value = True
+    assert dealer_box.layout.display is None
+    dealer.value = 1
+    assert teacher.options()["dealer"] == 1 and teacher.options()["defeat_the_dealer"] is True
+    for control in (teacher._timeout, teacher._pairing, teacher._bot, teacher._game):
+        assert control.style.description_width == "initial", control.description  # never "Away afte…"
+
+
+@pytest.mark.parametrize("page, expected", [
+    ("http://10.1.2.3:8866/voila/render/classroom-teacher.ipynb", "http://10.1.2.3:8866/voila/render/classroom.ipynb"),
+    ("https://hub.school/user/ms-k/voila/render/classroom-teacher.ipynb?x=1",
+     "https://hub.school/user/ms-k/voila/render/classroom.ipynb"),
+])
+def test_the_teacher_page_shows_the_address_students_open(tmp_path, page, expected):
+    teacher = TeacherApp(str(tmp_path / "c.sqlite3"))
+    teacher.create()
+    teacher.bridge.page_url = page  # what the teacher's browser reports
+    assert f'href="{expected}"' in teacher._code_html.value and "localhost" not in teacher._code_html.value
+
+
+def test_a_teacher_on_localhost_is_told_students_need_the_network_address(tmp_path, monkeypatch):
+    import gopskit.widgets.classroom as app_module
+
+    monkeypatch.setattr(app_module, "network_addresses", lambda: ["192.168.7.20"])
+    teacher = TeacherApp(str(tmp_path / "c.sqlite3"))
+    teacher.create()
+    teacher.bridge.page_url = "http://localhost:8866/voila/render/classroom-teacher.ipynb"
+    shown = teacher._code_html.value
+    assert "http://192.168.7.20:8866/voila/render/classroom.ipynb" in shown and "--host 0.0.0.0" in shown
+
+
+def test_join_waits_for_the_browser_link_and_cannot_join_twice(tmp_path):
+    import asyncio
+
+    async def page_in_a_kernel():
+        app = StudentApp(str(tmp_path / "c.sqlite3"))
+        before = (app._join_button.disabled, app._join_button.description)
+        app.bridge.loaded = True  # the browser's side of the page is connected
+        return app, before
+
+    app, before = asyncio.run(page_in_a_kernel())
+    assert before == (True, "Connecting…")  # a click now would be lost: the button says so
+    assert not app._join_button.disabled and app._join_button.description == "Join"
+    teacher = TeacherApp(str(tmp_path / "c.sqlite3"))
+    teacher.create()
+    app.join("Ann", teacher.code)
+    assert app.phase == "lobby" and app.last_error is None
+    assert len(teacher.store.overview(teacher.teacher_key).players) == 1

@@ -5,8 +5,11 @@ widgets; tests call them directly. Everything a student may be shown comes
 from a :class:`~.reports.Lobby`; the teacher's dashboard from a
 :class:`~.reports.RoomOverview`.
 
+A room code has one written form everywhere, :func:`code_text` (``KQ7-F3M``:
+two halves to read aloud); a student may type it with or without the dash.
+
 >>> room_code_html("KQ7F3M")
-'<div class="gopskit-room-code" aria-label="room code">KQ7<span>-</span>F3M</div>'
+'<div class="gopskit-room-code" aria-label="room code KQ7-F3M">KQ7<span>-</span>F3M</div>'
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ STATE_WORDS = {"waiting": "waiting", "playing": "playing", "away": "away", "left
 PAIRING_WORDS = {"random": "random tables", "round-robin": "round robin", "challenge": "challenges"}
 
 CLASSROOM_CSS = """
-.gopskit-room-code { font: 700 64px/1.1 ui-monospace, Menlo, Consolas, monospace; letter-spacing: .12em;
+.gopskit-room-code { font: 700 calc(var(--gopskit-px, 1px) * 64)/1.1 ui-monospace, Menlo, Consolas, monospace; letter-spacing: .12em;
   color: #1b3a5c; padding: 8px 18px; border: 3px dashed #1b3a5c; border-radius: 12px; display: inline-block; }
 .gopskit-room-code span { color: #999; }
 .gopskit-classroom h2 { margin: 6px 0; }
@@ -33,12 +36,17 @@ CLASSROOM_CSS = """
 .gopskit-tables { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 8px; }
 .gopskit-tablecard { border: 1px solid #c9d3de; border-radius: 8px; padding: 6px 10px; background: #fbfcfd; }
 .gopskit-tablecard.gopskit-finished { background: #f3f3f3; }
-.gopskit-tablecard .gopskit-caption { color: #555; font-size: 90%; }
+.gopskit-tablecard .gopskit-caption { color: #3d3d3d; }
 .gopskit-tablecard table { width: 100%; border-collapse: collapse; }
 .gopskit-tablecard td { padding: 1px 4px; }
 .gopskit-leaderboard { border-collapse: collapse; }
 .gopskit-leaderboard th, .gopskit-leaderboard td { padding: 3px 10px; border-bottom: 1px solid #ddd; text-align: left; }
 .gopskit-message { margin: 6px 0; }
+.gopskit-addresses { list-style: none; padding: 0; margin: 4px 0 10px; }
+.gopskit-student-url { font: 700 calc(var(--gopskit-px, 1px) * 26)/1.3 ui-monospace, Menlo, Consolas, monospace;
+  color: #0072b2; overflow-wrap: anywhere; }
+.gopskit-tablecard { border-width: 2px; }
+.gopskit-person.gopskit-waiting { border-style: dashed; }
 """
 
 
@@ -46,11 +54,68 @@ def style_block() -> str:
     return f"<style>{CLASSROOM_CSS}</style>"
 
 
+def code_text(code: str) -> str:
+    """The room code as every page writes it: two halves joined by a dash.
+
+    >>> code_text("KQ7F3M"), code_text("KQ7-F3M")
+    ('KQ7-F3M', 'KQ7-F3M')
+    """
+    plain = code.replace("-", "")
+    half = len(plain) // 2
+    return f"{plain[:half]}-{plain[half:]}"
+
+
 def room_code_html(code: str) -> str:
-    """The room code, large, for the board and the projector (split in two halves to read aloud)."""
-    half = len(code) // 2
-    return (f'<div class="gopskit-room-code" aria-label="room code">{escape(code[:half])}<span>-</span>'
-            f'{escape(code[half:])}</div>')
+    """The room code, large, for the board and the projector (the same form as :func:`code_text`)."""
+    first, second = code_text(code).split("-")
+    return (f'<div class="gopskit-room-code" aria-label="room code {escape(code_text(code))}">{escape(first)}'
+            f'<span>-</span>{escape(second)}</div>')
+
+
+STUDENT_PAGE = "classroom.ipynb"
+LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def student_addresses(page_url: str, network_addresses=()) -> list[str]:
+    """The addresses students type to open their page, from the address of the teacher's page.
+
+    The students' page sits beside the teacher's (``classroom.ipynb``). A
+    teacher who opened ``localhost`` gets the same page at each of this
+    computer's ``network_addresses`` instead: ``localhost`` on a student's
+    laptop is the student's own laptop.
+
+    >>> student_addresses("http://10.0.0.5:8866/voila/render/classroom-teacher.ipynb?x=1")
+    ['http://10.0.0.5:8866/voila/render/classroom.ipynb']
+    >>> student_addresses("http://localhost:8866/voila/render/classroom-teacher.ipynb", ["192.168.1.20"])
+    ['http://192.168.1.20:8866/voila/render/classroom.ipynb']
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(page_url or "")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return []
+    folder = parts.path.rsplit("/", 1)[0]
+    path = f"{folder}/{STUDENT_PAGE}"
+    if parts.hostname not in LOOPBACK or not network_addresses:
+        return [urlunsplit((parts.scheme, parts.netloc, path, "", ""))]
+    port = f":{parts.port}" if parts.port else ""
+    return [urlunsplit((parts.scheme, f"{address}{port}", path, "", "")) for address in network_addresses]
+
+
+def is_loopback(page_url: str) -> bool:
+    """Whether the teacher's page was opened as ``localhost`` (students cannot use that name)."""
+    from urllib.parse import urlsplit
+
+    return (urlsplit(page_url or "").hostname or "") in LOOPBACK
+
+
+def students_address_html(addresses) -> str:
+    """Where students go: each address of :func:`student_addresses`, large enough to copy from a projector."""
+    if not addresses:
+        return ""
+    links = "".join(f'<li><a class="gopskit-student-url" href="{escape(a)}" target="_blank">{escape(a)}</a></li>'
+                    for a in addresses)
+    return f'<ul class="gopskit-addresses">{links}</ul>'
 
 
 def people_html(players, me: str | None = None) -> str:
@@ -60,10 +125,22 @@ def people_html(players, me: str | None = None) -> str:
     chips = []
     for p in players:
         mine = " gopskit-me" if p["name"] == me else ""
-        word = STATE_WORDS.get(p["state"], p["state"])
+        word = _state_word(p)
         chips.append(f'<li class="gopskit-person gopskit-{escape(p["state"])}{mine}">{escape(p["name"])} '
                      f'<small>{word}</small></li>')
     return f'<ul class="gopskit-people">{"".join(chips)}</ul>'
+
+
+def _state_word(player: dict) -> str:
+    """What a chip says: a student back from a finished game is "between games", not just "waiting".
+
+    >>> _state_word({"state": "waiting", "games": 0}), _state_word({"state": "waiting", "games": 2})
+    ('waiting', 'between games · 2 played')
+    """
+    games = int(player.get("games") or 0)
+    if player["state"] == "waiting" and games:
+        return f"between games · {games} played"
+    return STATE_WORDS.get(player["state"], player["state"])
 
 
 def game_line(game: str, options: dict) -> str:
@@ -95,14 +172,19 @@ def lobby_html(lobby) -> str:
         next_step = "The teacher has ended this room. Thank you for playing!"
     elif lobby.table_status == "playing":
         next_step = "You are playing: your table is below."
+    elif lobby.table_status == "finished" and lobby.pairing == "round-robin" and lobby.rounds:
+        next_step = (f"Game over: your result is below. Round robin: round {lobby.round} of {lobby.rounds}; "
+                     "the next round starts when every table has finished.")
+    elif lobby.table_status == "finished":
+        next_step = "Game over: your result is below. Ask for a rematch, or wait: you will be seated at a new table."
     elif lobby.pairing == "challenge":
         next_step = "Challenge someone who is waiting, or wait to be challenged."
     elif lobby.pairing == "round-robin" and lobby.rounds:
         next_step = f"Round robin: round {lobby.round} of {lobby.rounds}. Your next game starts when every table has finished."
     else:
-        next_step = "Wait a moment: the teacher will seat you at a table."
+        next_step = "Wait a moment: you will be seated at a table."
     return (
-        f'<div class="gopskit-classroom"><h2>Room {escape(lobby.room)}</h2>'
+        f'<div class="gopskit-classroom"><h2>Room {escape(code_text(lobby.room))}</h2>'
         f'<div class="gopskit-caption">{escape(game_line(lobby.game, lobby.options))} · you are '
         f'<b>{escape(lobby.me)}</b></div><div class="gopskit-message">{escape(next_step)}</div>'
         f"{people_html(lobby.players, lobby.me)}</div>"
@@ -187,5 +269,5 @@ def _number(value) -> str:
     return str(int(value)) if value == int(value) else f"{value:.1f}"
 
 
-__all__ = ["download_link_html", "game_line", "leaderboard_html", "lobby_html", "overview_html", "people_html",
+__all__ = ["code_text", "download_link_html", "is_loopback", "student_addresses", "students_address_html", "game_line", "leaderboard_html", "lobby_html", "overview_html", "people_html",
            "room_code_html", "style_block", "table_card_html", "tables_html"]

@@ -4,7 +4,8 @@ Neither needs ipywidgets: :class:`Poller` runs a function every few tenths
 of a second on the kernel's event loop (Voila's or JupyterLab's), and
 :data:`BRIDGE_ESM` is the JavaScript module of the small ``anywidget`` in
 :mod:`gopskit.widgets.classroom` that keeps a page's key in the browser
-(``sessionStorage``, then ``localStorage``) and beats while the page is open.
+(``sessionStorage``, then ``localStorage``), tells the kernel the page's address
+(``page_url``: the teacher's page derives the students' address from it) and beats while the page is open.
 
 >>> Poller(lambda: None, 0.1).start()   # outside a kernel there is no loop: the caller ticks by hand
 False
@@ -30,6 +31,7 @@ function render({ model, el }) {
   const key = model.get("storage_key");
   if (model.get("to_save")) { write(key, model.get("to_save")); }
   model.set("saved", read(key));
+  model.set("page_url", window.location.href);
   model.set("loaded", true);
   model.save_changes();
   model.on("change:to_save", () => write(key, model.get("to_save")));

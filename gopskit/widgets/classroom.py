@@ -22,6 +22,7 @@ counts a student as present only while their browser beats.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import time
@@ -71,6 +72,7 @@ def make_bridge(storage_key: str):
         _esm = BRIDGE_ESM
         storage_key = traitlets.Unicode("").tag(sync=True)
         saved = traitlets.Unicode("").tag(sync=True)
+        page_url = traitlets.Unicode("").tag(sync=True)
         to_save = traitlets.Unicode("").tag(sync=True)
         loaded = traitlets.Bool(False).tag(sync=True)
         beats = traitlets.Int(0).tag(sync=True)
@@ -250,6 +252,54 @@ class SeatBoard(widgets.VBox):
         self._status.value = f'<div class="{cls}" aria-live="polite">{escape(text)}</div>'
 
 
+# ---------------------------------------------------------------- helpers ---
+_LABEL = {"description_width": "initial"}  # a label as wide as its words: never "Away afte…"
+JOIN_FALLBACK = 5.0  # seconds: Join comes back even if the browser bridge never reports
+
+
+def _title(name: str, line: str) -> str:
+    """The apps' title line, as on the boards."""
+    return (f'<div class="gopskit-title"><span class="gopskit-game">{escape(name)}</span>'
+            f'<span class="gopskit-rules-line">{escape(line)}</span></div>')
+
+
+def form_control(spec, value) -> widgets.Widget:
+    """The teacher form's control for one game option; seats count from Player 1, as on the boards.
+
+    >>> from gopskit.widgets.views.base import OptionSpec
+    >>> form_control(OptionSpec("dealer", "First dealer (seat)", "int", low=0, high=6), 0).options[:2]
+    (('Player 1', 0), ('Player 2', 1))
+    """
+    if spec.name == "dealer" and spec.kind == "int":
+        seats = [(f"Player {seat + 1}", seat) for seat in range(spec.low, (spec.high or 6) + 1)]
+        control = widgets.Dropdown(options=seats, value=int(value or 0), description="First dealer", style=_LABEL)
+        control.add_class("gopskit-option")
+        return control
+    return option_control(spec, value)
+
+
+def _with_hint(spec, control) -> widgets.Widget:
+    """A control with its option's explanation shown under it (not only as a tooltip)."""
+    hint = spec.help
+    if spec.kind == "optional-int" and "0" not in (hint or ""):
+        hint = f"{hint} (0: none)" if hint else "0: none"
+    if not hint or spec.kind == "bool":
+        return widgets.VBox([control], layout=widgets.Layout(width="auto"))
+    text = widgets.HTML(f'<div class="gopskit-hint">{escape(hint)}</div>')
+    return widgets.VBox([control, text], layout=widgets.Layout(width="auto", max_width="100%"))
+
+
+def network_addresses() -> list[str]:
+    """This computer's IPv4 addresses other than loopback (from its own name: nothing is sent anywhere)."""
+    import socket
+
+    try:
+        found = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+    except OSError:
+        return []
+    return sorted(a for a in found if not a.startswith("127."))
+
+
 # ---------------------------------------------------------------- student ---
 def _button(label: str, css: str, style: str = "", icon: str = "") -> widgets.Button:
     button = widgets.Button(description=label, button_style=style, icon=icon, layout=widgets.Layout(width="auto"))
@@ -275,13 +325,14 @@ class StudentApp(widgets.VBox):
         self._seen: dict = {}
         self._timers = {"beat": time.monotonic(), "keep": 0.0, "lobby": 0.0, "browser": None}
         self.poller = Poller(self.tick, poll)
-        self._name = widgets.Text(placeholder="your name", description="Name")
+        self._name = widgets.Text(placeholder="your name", description="Name", style=_LABEL)
         self._name.add_class("gopskit-name-input")
-        self._code = widgets.Text(placeholder="e.g. KQ7-F3M", description="Room code")
+        self._code = widgets.Text(placeholder="e.g. KQ7-F3M", description="Room code", style=_LABEL)
         self._code.add_class("gopskit-code-input")
-        join = _button("Join", "gopskit-join", "primary", "sign-in")
+        self._join_button = join = _button("Join", "gopskit-join", "primary", "sign-in")
         join.on_click(lambda _b: self.join(self._name.value, self._code.value))
         self._join_box = widgets.VBox([widgets.HTML("<h2>Join your class</h2>"), self._name, self._code, join])
+        self._join_box.add_class("gopskit-form")
         self._message, self._lobby, self._challenges = widgets.HTML(), widgets.HTML(), widgets.VBox()
         self._message.add_class("gopskit-message")
         self._board_box, self._after = widgets.VBox(), widgets.HBox()
@@ -291,8 +342,10 @@ class StudentApp(widgets.VBox):
         if self.bridge is not None:
             self.bridge.observe(self._browser_loaded, "loaded")
             self.bridge.observe(self._browser_beat, "beats")
-        self.children = [widgets.HTML(style_html() + pages.style_block()), self._message, self._join_box,
-                         self._lobby, self._challenges, self._board_box, self._after] + extra
+            self._hold_join_until_connected()
+        self.children = [widgets.HTML(style_html() + pages.style_block() + _title("Classroom", "play your classmates")),
+                         self._message, self._join_box, self._lobby, self._challenges, self._board_box,
+                         self._after] + extra
         self.add_class("gopskit-classroom-app")
 
     # -- joining -------------------------------------------------------------
@@ -301,12 +354,42 @@ class StudentApp(widgets.VBox):
             self.store = ClassroomStore(self.url)
         return self.store
 
+    def _hold_join_until_connected(self) -> None:
+        """Keep Join disabled until the browser's side of the page is connected (the bridge has loaded).
+
+        A click sent before the page's link to its kernel is up is lost: the
+        first Join did nothing. Without a kernel loop (tests) or if the bridge
+        never loads, the button comes back after :data:`JOIN_FALLBACK` seconds.
+        """
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # plain Python (tests): nothing to wait for
+        self._join_button.disabled, self._join_button.description = True, "Connecting…"
+        loop.call_later(JOIN_FALLBACK, self._join_ready)
+
+    def _join_ready(self, *_args) -> None:
+        if self._join_button.description == "Connecting…":
+            self._join_button.disabled, self._join_button.description = False, "Join"
+
     @guarded
     def join(self, name: str, code: str) -> None:
-        """Join the room; the page keeps the student's key (in the browser too)."""
-        keys = self._open().join(code, name)
+        """Join the room; the page keeps the student's key (in the browser too).
+
+        The button is disabled while the store answers, and the page says so:
+        a second click cannot join twice, and a slow first join is not mistaken
+        for a click that did nothing.
+        """
+        if self._join_button.disabled and self._join_button.description == "Joining…":
+            return
+        self._join_button.disabled, self._join_button.description = True, "Joining…"
+        self.show_message("Joining the room…")
+        try:
+            keys = self._open().join(code, name)
+        finally:
+            self._join_button.disabled, self._join_button.description = False, "Join"
         self._enter(keys.player_key, keys.room)
-        self.show_message(f"Welcome, {keys.name}! You are in room {keys.room}.")
+        self.show_message(f"Welcome, {keys.name}! You are in room {pages.code_text(keys.room)}.")
 
     @guarded
     def resume(self, player_key: str) -> None:
@@ -329,6 +412,7 @@ class StudentApp(widgets.VBox):
 
     def _browser_loaded(self, change) -> None:
         self._timers["browser"] = time.monotonic()
+        self._join_ready()
         saved = self.bridge.saved
         if self.player_key is None and saved:
             data = json.loads(saved)
@@ -497,18 +581,23 @@ class TeacherApp(widgets.VBox):
         self.url, self.store, self.last_error, self.teacher_key, self.code = url, store, None, None, None
         self.export_folder = Path(export_folder) if export_folder else None
         self.poller, self._fingerprint, self._shown_at, self._end_asked = Poller(self.tick, poll), None, 0.0, -99.0
-        self._game = widgets.Dropdown(options=available_games(), value="goofspiel", description="Game")
+        self._game = widgets.Dropdown(options=available_games(), value="goofspiel", description="Game", style=_LABEL)
         self._options_box, self._controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap")), {}
-        self._pairing = widgets.Dropdown(options=list(PAIRINGS), value="random", description="Pairing")
-        self._bot = widgets.Dropdown(description="Bot")
-        self._timeout = widgets.BoundedIntText(value=60, min=5, max=3600, description="Away after (s)")
+        self._options_box.add_class("gopskit-form-options")
+        self._pairing = widgets.Dropdown(options=list(PAIRINGS), value="random", description="Pairing", style=_LABEL)
+        self._bot = widgets.Dropdown(description="Bot standing in", style=_LABEL)
+        self._timeout = widgets.BoundedIntText(value=60, min=5, max=3600, description="Away after (seconds)",
+                                               style=_LABEL)
         self._auto = widgets.Checkbox(value=True, description="Seat students as they arrive", indent=False)
         create = _button("Open the room", "gopskit-create-room", "primary", "door-open")
         create.on_click(lambda _b: self.create())
         self._game.observe(lambda _c: self._game_changed(), "value")
+        room_hint = widgets.HTML('<div class="gopskit-hint">A student who sends nothing for this long is “away”: '
+                                 "the bot plays their seat until they come back.</div>")
         self._form = widgets.VBox([widgets.HTML("<h2>Open a room</h2>"), self._game, self._options_box,
                                    widgets.HBox([self._pairing, self._bot]), widgets.HBox([self._timeout, self._auto]),
-                                   create])
+                                   room_hint, create])
+        self._form.add_class("gopskit-form")
         self._code_html, self._dashboard, self._message, self._download = (widgets.HTML() for _ in range(4))
         self._message.add_class("gopskit-message")
         buttons = [("Seat waiting students", "gopskit-pair", self.pair), ("Start round robin", "gopskit-round-robin",
@@ -519,8 +608,10 @@ class TeacherApp(widgets.VBox):
         self.bridge = make_bridge("gopskit-classroom-teacher") if bridge else None
         if self.bridge is not None:
             self.bridge.observe(self._browser_loaded, "loaded")
-        self.children = [widgets.HTML(style_html() + pages.style_block()), self._message, self._form,
-                         self._room_box] + ([self.bridge] if self.bridge is not None else [])
+        self.children = [widgets.HTML(style_html() + pages.style_block() + _title("Classroom", "the teacher's page")),
+                         self._message, self._form, self._room_box] + ([self.bridge] if self.bridge is not None else [])
+        if self.bridge is not None:
+            self.bridge.observe(lambda _c: self._show_code(), "page_url")
         self._game_changed()
         self.add_class("gopskit-classroom-app")
 
@@ -533,11 +624,22 @@ class TeacherApp(widgets.VBox):
         view, cls = view_for(self._game.value), rules_class(self._game.value)
         defaults = {**cls().options(), **view.app_options}
         specs = [s for s in view.option_specs(cls) if s.name in cls.option_names()]
-        self._controls = {s.name: (s, option_control(s, defaults.get(s.name))) for s in specs}
-        self._options_box.children = [c for _s, c in self._controls.values()]
+        self._controls = {s.name: (s, form_control(s, defaults.get(s.name))) for s in specs}
+        self._options_box.children = [_with_hint(s, c) for s, c in self._controls.values()]
+        if "dealer" in self._controls and "defeat_the_dealer" in self._controls:
+            switch = self._controls["defeat_the_dealer"][1]
+            switch.observe(lambda _c: self._dealer_shown(), "value")
+            self._dealer_shown()
         bots = agent_names(cls.from_options(view.app_options))
         self._bot.options = bots
         self._bot.value = next((b for b in view.bot_preference if b in bots), bots[0])
+
+    def _dealer_shown(self) -> None:
+        """The first dealer matters only in Defeat the Dealer: its control shows only then."""
+        shown = self._controls["defeat_the_dealer"][1].value
+        for child in self._options_box.children:
+            if self._controls["dealer"][1] in getattr(child, "children", ()):
+                child.layout.display = None if shown else "none"
 
     def options(self) -> dict:
         return {name: read_control(spec, control) for name, (spec, control) in self._controls.items()}
@@ -567,10 +669,32 @@ class TeacherApp(widgets.VBox):
         if self.bridge is not None:
             self.bridge.to_save = json.dumps({"teacher_key": teacher_key, "store": self.url or default_url()})
         self._form.layout.display, self._room_box.layout.display = "none", None
-        self._code_html.value = (f'<div class="gopskit-classroom"><div>Students open <b>classroom</b> and type the code:'
-                                 f"</div>{pages.room_code_html(overview.code)}</div>")
+        self._show_code()
         self._show(overview)
         self.poller.start()
+
+    def students_addresses(self) -> list[str]:
+        """The addresses students open (from this page's own address; see :func:`~gopskit.classroom.html.student_addresses`)."""
+        page = self.bridge.page_url if self.bridge is not None else ""
+        return pages.student_addresses(page, network_addresses() if pages.is_loopback(page) else ())
+
+    def _show_code(self) -> None:
+        """The room code and the address students open, large, for the projector."""
+        if self.code is None:
+            return
+        addresses = self.students_addresses()
+        page = self.bridge.page_url if self.bridge is not None else ""
+        if addresses:
+            where = "Students open this address on their laptop" + (" (one of these)" if len(addresses) > 1 else "")
+            where = f"<div>{where}:</div>{pages.students_address_html(addresses)}"
+        else:
+            where = "<div>Students open the <b>classroom</b> page of this server (classroom.ipynb).</div>"
+        if pages.is_loopback(page):
+            where += ('<div class="gopskit-hint">This page was opened as localhost, which on a student’s laptop is '
+                      "that laptop: start the apps with <code>gopskit serve --host 0.0.0.0</code> and give students "
+                      "this computer’s network address.</div>")
+        self._code_html.value = (f'<div class="gopskit-classroom">{where}<div>and type the room code:</div>'
+                                 f"{pages.room_code_html(self.code)}</div>")
 
     def _browser_loaded(self, _change) -> None:
         saved = self.bridge.saved
