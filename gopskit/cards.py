@@ -11,9 +11,20 @@ suit carries no meaning there); :func:`rank_name` names them.
 'Q♠'
 >>> rank_name(1), rank_name(13)
 ('A', 'K')
+
+Every screen, explanation, table and terminal names a card with
+:func:`card_name`, so a card has one name everywhere, and :func:`a_card`
+puts the right article in front of it:
+
+>>> card_name(1), card_name(8, suit="D"), card_name("JK", joker="Goose"), card_name("A+")
+('A', '8♦', 'Goose', 'A↑')
+>>> a_card("8"), a_card("A"), a_card("Q♠"), a_card("11")
+('an 8', 'an A', 'a Q♠', 'an 11')
 """
 
 from __future__ import annotations
+
+import numbers
 
 from .errors import GopsError
 
@@ -80,12 +91,55 @@ def is_red(card: str) -> bool:
     return suit_of(card) in RED_SUITS
 
 
-def card_name(card: str) -> str:
-    """Return a human name with the suit symbol: ``"QS"`` gives ``"Q♠"``."""
-    if card == JOKER:
-        return "Joker"
-    rank, suit = parse_card(card)
-    return rank_name(rank) + SUIT_SYMBOLS[suit]
+# Gops for three declares an Ace high or low when it is bid (moves "A+" and "A-").
+DECLARED_ACES = {"A+": "A↑", "A-": "A↓"}
+
+
+def card_name(card, *, suit: str = "", joker: str = "Joker") -> str:
+    """The one name of a card, used on its face, in tables, tooltips and explanations.
+
+    * a suited code gives rank and suit symbol: ``"QS"`` gives ``"Q♠"``;
+    * a rank 1..13 (the Goofspiel family, where suits mean nothing) gives its
+      face name, ``1`` gives ``"A"`` and ``12`` gives ``"Q"``; ``suit`` adds a
+      symbol when the game gives the card one (Gops for three's diamond prizes);
+    * the Joker is ``joker`` (Gooseberry Fool calls it the Goose);
+    * a declared Ace of Gops for three is ``"A↑"`` (high) or ``"A↓"`` (low).
+    """
+    if isinstance(card, str):
+        if card == JOKER:
+            return joker
+        if card in DECLARED_ACES:
+            return DECLARED_ACES[card]
+        rank, card_suit = parse_card(card)
+        return rank_name(rank) + SUIT_SYMBOLS[card_suit]
+    if suit and suit not in SUIT_SYMBOLS:
+        raise GopsError(f"a suit is one of {', '.join(SUITS)}, not {suit!r}")
+    return rank_name(_whole(card)) + SUIT_SYMBOLS.get(suit, "")
+
+
+def _whole(card) -> int:
+    if isinstance(card, numbers.Integral) and not isinstance(card, bool):
+        return int(card)
+    raise GopsError(f"{card!r} is not a card; a card is a code such as 'QS' or a rank 1..13")
+
+
+def article(name: str) -> str:
+    """``"an"`` before a card name spoken with a vowel first (an 8, an A, an 11), else ``"a"``.
+
+    >>> article("8"), article("9"), article("Ace"), article("K♠"), article("+8"), article("-3")
+    ('an', 'a', 'an', 'a', 'a', 'a')
+    """
+    text = str(name)
+    if text[:2] in ("11", "18") and (len(text) == 2 or not text[2].isdigit()):
+        return "an"
+    if text.startswith("8") or text[:1] in ("A", "E", "I", "O", "U"):
+        return "an"
+    return "a"
+
+
+def a_card(name: str) -> str:
+    """The name with its article: ``a_card("8") == "an 8"``."""
+    return f"{article(name)} {name}"
 
 
 def full_deck(ranks=range(1, 14), suits=SUITS) -> list[str]:

@@ -11,7 +11,7 @@ import sys
 
 from .agents import make_agent
 from .arena.match import seat_agents, start_game
-from .cards import parse_rank, rank_name
+from .cards import card_name, parse_rank
 from .errors import GopsError
 from .games.goofspiel import Goofspiel
 
@@ -32,7 +32,7 @@ def _ask(prompt: str, legal, read) -> int | None:
             card = None
         if card in legal:
             return card
-        print(f"  {text!r} is not a card you hold. Type one of: {', '.join(map(rank_name, legal))} (or q to quit).")
+        print(f"  {text!r} is not a card you hold. Type one of: {', '.join(map(card_name, legal))} (or q to quit).")
 
 
 def _input(prompt):
@@ -52,9 +52,9 @@ def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, rea
           f"ties: {ties}. Type a card (A, 2-10, J, Q, K) for each prize.")
     while not state.is_terminal():
         obs = state.observation(0)
-        offer = " + ".join(rank_name(c) for c in obs.offer)
+        offer = " + ".join(card_name(c) for c in obs.offer)
         print(f"\nTurn {obs.turn + 1}: prize {offer}. Scores: you {obs.scores[0]}, bot {obs.scores[1]}.")
-        print(f"  Your hand: {' '.join(rank_name(c) for c in obs.hand)}")
+        print(f"  Your hand: {' '.join(card_name(c) for c in obs.hand)}")
         card = _ask("  Your bid: ", obs.legal_moves, read)
         if card is None:
             print("\nGame stopped.")

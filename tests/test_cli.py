@@ -48,7 +48,7 @@ def test_replay_text_goes_turn_by_turn(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Turn 1: Tie at 5 between player 1 and player 3: the 5 is discarded."
-    assert lines[1].startswith("Turn 2: Player 3 wins the 1 with a 3")
+    assert lines[1].startswith("Turn 2: Player 3 wins the A with a 3")
     assert lines[-1] == "Player 1 wins. Final scores: player 1: 3, player 2: 2, player 3: 1."
 
 

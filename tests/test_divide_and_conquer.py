@@ -76,7 +76,7 @@ def test_explanations_say_why_the_trick_was_won():
     assert state.apply([2, 8]).explain() == "Player 1's 2 divides player 2's 8 exactly: the 2 takes the trick."
     assert state.apply([5, 4]).explain() == "Player 2's 4 is one less than player 1's 5: the 4 takes the trick."
     assert state.apply([12, 10]).explain() == (
-        "Player 1's Q beats player 2's 10: higher, and 10 neither divides Q nor is one less.")
+        "Player 1's Q (12) beats player 2's 10: higher, and 10 neither divides Q (12) nor is one less.")
     assert state.log()[0] == "Trick 1: Player 1's 2 divides player 2's 8 exactly: the 2 takes the trick."
 
 

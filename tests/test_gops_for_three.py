@@ -65,7 +65,7 @@ def test_ace_high_beats_the_king_and_ace_low_loses_to_the_two():
 def test_ace_high_and_ace_low_are_a_pair_by_default():
     event = deal(5).apply(["A+", "A-", 4])
     assert event.winner == 2 and event.reason == "pair"
-    assert "an Ace (one high, one low: still a pair)" in event.explain()
+    assert "an Ace (A↑ and A↓: one high, one low, still a pair)" in event.explain()
 
 
 def test_option_aces_pair_false_makes_high_and_low_aces_different_bids():

@@ -38,6 +38,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..cards import card_name
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules
 
@@ -46,8 +47,13 @@ HAND_SIZE = 5
 
 
 def card_label(card: int) -> str:
-    """Name a card for people: ``card_label(12) == 'Q'``, ``card_label(7) == '7'``."""
-    return "Q" if card == 12 else str(card)
+    """Name a card for people: ``card_label(12) == 'Q'``, ``card_label(7) == '7'`` (see :func:`gopskit.cards.card_name`)."""
+    return card_name(card)
+
+
+def _valued(card: int) -> str:
+    """A card named in a sentence about dividing: the Queen says what she counts, ``'Q (12)'``."""
+    return f"{card_name(card)} (12)" if card == 12 else card_name(card)
 
 
 def trick_winner(first: int, second: int) -> tuple[int, str]:
@@ -164,14 +170,14 @@ class Trick:
         """One sentence, e.g. ``"Player 2's 6 is one less than player 1's 7: the 6 takes the trick."``."""
         names = list(names) if names else ["Player 1", "Player 2"]
         win, lose = self.cards[self.winner], self.cards[1 - self.winner]
-        w, l = f"{names[self.winner]}'s {card_label(win)}", f"{_lower(names[1 - self.winner])}'s {card_label(lose)}"
+        w, l = f"{names[self.winner]}'s {_valued(win)}", f"{_lower(names[1 - self.winner])}'s {_valued(lose)}"
         if self.reason == "divides":
             text = f"{w} divides {l} exactly: the {card_label(win)} takes the trick."
         elif self.reason == "one less":
             text = f"{w} is one less than {l}: the {card_label(win)} takes the trick."
         else:
-            text = (f"{w} beats {l}: higher, and {card_label(lose)} neither divides "
-                    f"{card_label(win)} nor is one less.")
+            text = (f"{w} beats {l}: higher, and {_valued(lose)} neither divides "
+                    f"{_valued(win)} nor is one less.")
         return text + (" The hands now change places for the second half." if self.swap else "")
 
 

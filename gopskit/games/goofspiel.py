@@ -31,7 +31,7 @@ option                 default     meaning
 >>> rules = Goofspiel(num_cards=3, prize_order="ascending")
 >>> state = rules.new_game()
 >>> state.apply([1, 3]).explain()
-'Player 2 wins the 1 with a 3 (player 1 bid 1).'
+'Player 2 wins the A with a 3 (player 1 bid A).'
 >>> state.scores()
 [0, 1]
 """
@@ -46,6 +46,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..cards import a_card, card_name
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, show
 
@@ -236,15 +237,15 @@ class TurnResult:
     def explain(self, names: Sequence[str] | None = None) -> str:
         """One sentence for a status line, e.g. ``'Tie at 8: the prize carries over.'``."""
         names = list(names) if names else [f"Player {p + 1}" for p in range(len(self.bids))]
-        offer = " + ".join(map(str, self.offer))
+        offer = " + ".join(map(card_name, self.offer))
         if self.outcome == "won":
-            others = [f"{_lower(names[p])} bid {b}" for p, b in enumerate(self.bids) if p != self.winner]
+            others = [f"{_lower(names[p])} bid {card_name(b)}" for p, b in enumerate(self.bids) if p != self.winner]
             tail = f" ({', '.join(others)})" if others else ""
             unique = " (the highest bid nobody else matched)" if self.tied else ""
             verb = "win" if names[self.winner].lower() == "you" else "wins"
-            return f"{names[self.winner]} {verb} the {offer} with a {self.bids[self.winner]}{unique}{tail}."
+            return f"{names[self.winner]} {verb} the {offer} with {a_card(card_name(self.bids[self.winner]))}{unique}{tail}."
         who = " and ".join(_lower(names[p]) for p in self.tied) or "everyone"
-        tie = f"Tie at {self.bids[self.tied[0]]} between {who}" if self.tied else "Every bid was matched"
+        tie = f"Tie at {card_name(self.bids[self.tied[0]])} between {who}" if self.tied else "Every bid was matched"
         if self.outcome == "carried":
             return f"{tie}: the {offer} carries over to the next turn."
         if self.outcome == "lost":

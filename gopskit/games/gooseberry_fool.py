@@ -243,7 +243,7 @@ class TrickResult:
     def explain(self, names: Sequence[str] | None = None) -> str:
         """One sentence, e.g. ``"J♣ 9♠ K♥: player 3's K♥ is the only red card, so player 3 takes the trick."``."""
         names = list(names) if names else [f"Player {p + 1}" for p in range(PLAYERS)]
-        cards = " ".join("Goose" if c == JOKER else card_name(c) for _, c in self.plays)
+        cards = " ".join(card_name(c, joker="Goose") for _, c in self.plays)
         winner, taker = _lower(names[self.winner]), None if self.taker is None else _lower(names[self.taker])
         if self.taker is None:
             return f"{cards}: the Goose wins; {winner} now chooses who takes the trick."

@@ -43,7 +43,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import SUIT_SYMBOLS, rank_name
+from ..cards import card_name
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules
 
@@ -139,13 +139,13 @@ def bid_rank(bid: Bid) -> int:
 
 
 def bid_name(bid: Bid) -> str:
-    """``'K'``, ``'A high'``, ``'A low'``."""
-    return {ACE_LOW: "A low", ACE_HIGH: "A high"}.get(bid) or rank_name(bid)
+    """``'K'``, ``'A↑'`` (the Ace bid high), ``'A↓'`` (bid low): the names on the cards."""
+    return card_name(bid)
 
 
 def prize_name(card: Prize) -> str:
     """``'7♦'`` or ``'Joker'``."""
-    return "Joker" if card == JOKER else rank_name(card) + SUIT_SYMBOLS["D"]
+    return card_name(card, suit="D")
 
 
 def bids_from_hand(hand) -> list[Bid]:
@@ -278,13 +278,14 @@ class BidResult:
         names = list(names) if names else [f"Player {p + 1}" for p in range(3)]
         offer = " + ".join(map(prize_name, self.offer))
         if self.outcome == "rebid":
-            text = f"All three bid {bid_name(self.bids[0])}: those cards are set aside and everyone bids again for the {offer}."
+            text = f"{_all_three(self.bids)}: those cards are set aside and everyone bids again for the {offer}."
         elif self.outcome == "lost":
-            text = f"All three bid {bid_name(self.bids[0])} and nobody has a card left to bid again: nobody wins the {offer}."
+            text = f"{_all_three(self.bids)} and nobody has a card left to bid again: nobody wins the {offer}."
         elif self.reason == "pair":
             a, b = self.paired
             same = self.bids[a] == self.bids[b]
-            pair = bid_name(self.bids[a]) if same else "an Ace (one high, one low: still a pair)"
+            pair = (bid_name(self.bids[a]) if same else
+                    f"an Ace ({bid_name(self.bids[a])} and {bid_name(self.bids[b])}: one high, one low, still a pair)")
             text = (f"{names[a]} and {_lower(names[b])} both bid {pair}, so {_lower(names[self.winner])} "
                     f"takes the {offer} with the {bid_name(self.bids[self.winner])} (two equal bids give the prize to the third player).")
         else:
@@ -293,6 +294,13 @@ class BidResult:
         if self.returned:
             text = text[:-1] + "; the tied cards go back to hand."
         return text + (" " + self.deal.explain(names) if self.deal else "")
+
+
+def _all_three(bids) -> str:
+    """``'All three bid 7'``, or with Aces declared both ways ``'All three bid an Ace (A↑, A↑, A↓)'``."""
+    if len(set(bids)) == 1:
+        return f"All three bid {bid_name(bids[0])}"
+    return f"All three bid an Ace ({', '.join(map(bid_name, bids))})"
 
 
 def _lower(name: str) -> str:

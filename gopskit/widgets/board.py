@@ -191,7 +191,7 @@ class GameBoard(widgets.VBox):
         return f"{why} {ask}".strip()
 
     def _label(self, move) -> str:
-        return next((c.rank for c in self._hand_cards if c.move == move), str(move))
+        return next((c.label() for c in self._hand_cards if c.move == move), str(move))
 
     def _render_hand(self) -> None:
         seat = self._active
@@ -206,10 +206,10 @@ class GameBoard(widgets.VBox):
             card = cards[i]
             box.layout.display = None
             chosen = card.move == self.selected
-            face.value = render_card(card.rank, card.suit, face_up=self._shown, size="large",
-                                     classes="gopskit-selected" if chosen and self._shown else "")
+            face.value = self._face_html(card, chosen)
             button.disabled = not (self._shown and card.legal)
-            button.tooltip = f"Play {card.rank}" + (f" (key {card.key.upper()})" if card.key else "")
+            verb = "Play" if card.is_card else "Choose"
+            button.tooltip = f"{verb} {card.label()}" + (f" (key {card.key.upper()})" if card.key else "")
             for cls in list(button._dom_classes):
                 if cls.startswith("gopskit-key-"):
                     button.remove_class(cls)
@@ -222,9 +222,19 @@ class GameBoard(widgets.VBox):
         self._ready.layout.display = None if seat is not None and not self._shown else "none"
         self._ready.description = f"Show my hand ({self.names()[seat]})" if seat is not None else "Show my hand"
 
+    def _face_html(self, card, chosen: bool) -> str:
+        """A card of the hand row, or a plain labelled choice for a move that is not a card."""
+        selected = "gopskit-selected" if chosen and self._shown else ""
+        if not card.is_card:
+            return f'<div class="gopskit-choice {selected}" data-name="{escape(card.label())}">{escape(card.label())}</div>'
+        return render_card(card.rank, card.suit, face_up=self._shown, size="large", classes=selected, name=card.label())
+
     def _hand_title(self) -> str:
         if self._active is None:
             return ""
+        if self._hand_cards and not any(c.is_card for c in self._hand_cards):
+            title = self.view.choice_title(self.state, self._active, self.names())
+            return f'<div class="gopskit-label">{escape(title)}</div>'
         return f'<div class="gopskit-label">{escape(self.names()[self._active])}’s hand</div>'
 
     def _new_slot(self, index: int):
@@ -242,7 +252,7 @@ class GameBoard(widgets.VBox):
 
     def _summary_html(self, names) -> str:
         series = self.view.points_by_turn(self.state)
-        chart = points_chart_svg(series, names) if len(series[0]) > 1 else ""
+        chart = points_chart_svg(series, names, title=self.view.chart_title, axis=self.view.chart_axis) if len(series[0]) > 1 else ""
         return render_summary(names, self.state.scores(), self.state.winners(), chart)
 
     def _set_status(self, text: str, error: bool = False) -> None:

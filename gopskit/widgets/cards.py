@@ -53,6 +53,7 @@ def render_card(
     size: str = "normal",
     classes: str = "",
     note: str = "",
+    name: str = "",
 ) -> str:
     """Return one card as an HTML ``<span>`` holding an SVG face (or back).
 
@@ -60,12 +61,15 @@ def render_card(
     ``suit`` a suit letter ``S H D C`` or ``""`` for a plain card (bids in
     Raj, the Joker); ``size`` one of ``tiny small normal large``; ``classes``
     extra CSS classes (``"gopskit-winner"``, ``"gopskit-played"``); ``note``
-    a short caption under the card (``"+5"``, ``"you"``).
+    a short caption under the card (``"+5"``, ``"you"``); ``name`` the
+    card's one name in the game's text (:func:`gopskit.cards.card_name`),
+    kept in ``data-name`` and shown as its tooltip; it defaults to the rank
+    and suit symbol.
     """
     if size not in SIZES:
         raise ValueError(f"card size is one of {', '.join(SIZES)}, not {size!r}")
     if not face_up:
-        return _wrap(_BACK_SVG, f"gopskit-back gopskit-{size} {classes}", "a face-down card", note)
+        return _wrap(_BACK_SVG, f"gopskit-back gopskit-{size} {classes}", "a face-down card", note, "")
     red = suit in ("H", "D")
     colour = RED if red else BLACK
     symbol = SUIT_SYMBOLS.get(suit, "")
@@ -83,7 +87,8 @@ def render_card(
         "</svg>"
     )
     kind = "gopskit-red" if red else "gopskit-black"
-    return _wrap(svg, f"gopskit-face {kind} gopskit-{size} {classes}", card_label(rank, suit), note)
+    name = name or rank + symbol
+    return _wrap(svg, f"gopskit-face {kind} gopskit-{size} {classes}", card_label(rank, suit), note, name)
 
 
 def _plain_pip(rank: str) -> str:
@@ -102,14 +107,16 @@ _BACK_SVG = (
 )
 
 
-def _wrap(svg: str, classes: str, label: str, note: str) -> str:
+def _wrap(svg: str, classes: str, label: str, note: str, name: str) -> str:
     caption = f'<span class="gopskit-note">{escape(note)}</span>' if note else ""
     cls = " ".join(("gopskit-cardface " + classes).split())
-    return f'<span class="{cls}" role="img" aria-label="{escape(label)}" title="{escape(label)}">{svg}{caption}</span>'
+    data = f' data-name="{escape(name)}"' if name else ""
+    title = escape(name or label)
+    return f'<span class="{cls}"{data} role="img" aria-label="{escape(label)}" title="{title}">{svg}{caption}</span>'
 
 
 def render_cards(cards, *, size: str = "small", empty: str = "none") -> str:
-    """Render a row of cards given as ``(rank, suit)`` pairs, or ``None`` for a face-down card.
+    """Render a row of cards given as ``(rank, suit)`` or ``(rank, suit, name)``, or ``None`` for a face-down card.
 
     >>> render_cards([]) == '<span class="gopskit-empty">none</span>'
     True
@@ -119,5 +126,6 @@ def render_cards(cards, *, size: str = "small", empty: str = "none") -> str:
     cards = list(cards)
     if not cards:
         return f'<span class="gopskit-empty">{escape(empty)}</span>'
-    parts = [render_card(*c, size=size) if c is not None else render_card("", face_up=False, size=size) for c in cards]
+    parts = [render_card(c[0], c[1], name=c[2] if len(c) > 2 else "", size=size) if c is not None
+             else render_card("", face_up=False, size=size) for c in cards]
     return '<span class="gopskit-cardrow">' + "".join(parts) + "</span>"

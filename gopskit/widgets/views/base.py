@@ -57,9 +57,11 @@ class HandCard:
     suit: str = ""
     key: str = ""
     legal: bool = True
+    name: str = ""  # the card's one name (tooltips, "you chose ..."); defaults to the rank
+    is_card: bool = True  # False for a choice that is not a card (who takes a Goose's trick)
 
     def label(self) -> str:
-        return f"{self.rank}{self.suit and ' ' + self.suit}"
+        return self.name or self.rank
 
 
 def options_from_dataclass(rules_class: type[Rules]) -> list[OptionSpec]:
@@ -96,10 +98,14 @@ class GameView:
     # -- the human's hand --------------------------------------------------
     def hand(self, state: GameState, seat: int) -> list[HandCard]:
         """The cards of ``seat``'s hand row, legal ones clickable."""
-        return [HandCard(m, str(m), "", _key(m), True) for m in state.legal_moves(seat)]
+        return [HandCard(m, str(m), "", _key(m), True, name=str(m)) for m in state.legal_moves(seat)]
 
     def prompt(self, state: GameState, seat: int, names: list[str]) -> str:
         return f"{names[seat]}: choose a card."
+
+    def choice_title(self, state: GameState, seat: int, names: list[str]) -> str:
+        """The title over a row of choices that are not cards."""
+        return f"{names[seat]}: choose"
 
     # -- the table ---------------------------------------------------------
     def render_table(self, state: GameState, viewer: int | None, names: list[str]) -> str:
@@ -119,9 +125,34 @@ class GameView:
         """The turn history as a header row and rows of short HTML cells."""
         return ["Turn", "What happened"], [[str(i), escape(line)] for i, line in enumerate(_event_lines(state, names), 1)]
 
+    chart_title = "Points over the turns"
+    chart_axis = "turn"
+
     def points_by_turn(self, state: GameState) -> list[list[float]]:
-        """Each player's running score after every turn, starting from 0 (for the summary chart)."""
-        return [[0.0, float(s)] for s in state.scores()]
+        """Each player's score after every turn, starting from 0 (for the summary chart).
+
+        Match totals of the finished hands plus the hand being played, as
+        :meth:`hand_scores` counts it after each of its events.
+        """
+        hands = state.hands if isinstance(state, MatchState) else [state]
+        players = state.rules.num_players
+        series = [[0.0] for _ in range(players)]
+        banked = [0.0] * players
+        for hand in hands:
+            events = [e for e in getattr(hand, "events", []) if e is not None]
+            running = self.hand_scores(hand, events)
+            for k, now in enumerate(running):
+                if k == len(running) - 1 and hand.is_terminal():
+                    now = state.rules.hand_points(hand) if isinstance(state, MatchState) else hand.scores()
+                for p in range(players):
+                    series[p].append(float(banked[p] + now[p]))
+            if hand.is_terminal() and isinstance(state, MatchState):
+                banked = [b + float(x) for b, x in zip(banked, state.rules.hand_points(hand))]
+        return series
+
+    def hand_scores(self, hand: GameState, events: list) -> list[list[float]]:
+        """The hand's score after each of its events (a game's view counts them from the events)."""
+        return [list(hand.scores()) for _ in events]
 
     def summary(self, state: GameState, names: list[str]) -> str:
         return render_summary(names, state.scores(), state.winners())

@@ -24,7 +24,8 @@ from html import escape
 
 from ...games.base import GameState, MatchState
 from ...games.goofspiel import TIE_RULES, Goofspiel
-from ..cards import goofspiel_rank, render_card, render_cards
+from ...cards import card_name
+from ..cards import render_card, render_cards
 from .base import GameView, HandCard, OptionSpec, _key, all_events, render_scoreboard
 
 SEAT_SUITS = ("S", "H", "C")
@@ -79,7 +80,7 @@ class GoofspielView(GameView):
         obs = state.observation(seat)
         legal = set(obs.legal_moves)
         return [
-            HandCard(c, _rank(c), seat_suit(seat), _key(c), c in legal)
+            HandCard(c, _rank(c), seat_suit(seat), _key(c), c in legal, name=_rank(c))
             for c in obs.hand
         ]
 
@@ -116,7 +117,7 @@ class GoofspielView(GameView):
         else:
             carried = [c for c in hand.carried]
             shown = list(obs.offer) if obs.prize is not None else carried
-            cards = "".join(render_card(_rank(c), PRIZE_SUIT, size="large", classes="gopskit-prize") for c in shown)
+            cards = "".join(render_card(_rank(c), PRIZE_SUIT, size="large", classes="gopskit-prize", name=_rank(c)) for c in shown)
             if obs.prize is None:
                 cards += render_card("", face_up=False, size="large", classes="gopskit-prize")
             body = cards
@@ -136,22 +137,23 @@ class GoofspielView(GameView):
         if obs.won is None:
             pile = render_cards([None] * len(hand.won[p]), size="tiny", empty="nothing yet")
         else:
-            pile = render_cards([(_rank(c), PRIZE_SUIT) for c in obs.won[p]], size="tiny", empty="nothing yet")
+            pile = render_cards([(_rank(c), PRIZE_SUIT, _rank(c)) for c in obs.won[p]], size="tiny", empty="nothing yet")
         secret = obs.hands[p] is None or (viewer is None and _secret_hands(hand))
         cards = None if secret else obs.hands[p]
         if cards is None:
             held = render_cards([None] * len(hand.hands[p]), size="tiny", empty="no cards")
         else:
-            held = render_cards([(_rank(c), seat_suit(p)) for c in cards], size="tiny", empty="no cards")
+            held = render_cards([(_rank(c), seat_suit(p), _rank(c)) for c in cards], size="tiny", empty="no cards")
         dealer = obs.dealer == p
         table_bid = obs.table_bids[p] if obs.table_bids else None
         badge = ' <span class="gopskit-badge">dealer</span>' if dealer else ""
-        bid = f'<div class="gopskit-caption">bid face up: {render_card(_rank(table_bid), seat_suit(p), size="small")}</div>' if table_bid is not None else ""
+        bid = f'<div class="gopskit-caption">bid face up: {render_card(_rank(table_bid), seat_suit(p), size="small", name=_rank(table_bid))}</div>' if table_bid is not None else ""
         you = " gopskit-you" if p == viewer else ""
         return (
             f'<div class="gopskit-seat{you}"><div class="gopskit-seat-head"><span class="gopskit-name">{escape(names[p])}</span>{badge}'
             f'<span class="gopskit-score">{score}</span></div>'
-            f'<div class="gopskit-caption">won</div>{pile}<div class="gopskit-caption">hand</div>{held}{bid}</div>'
+            f'<div class="gopskit-caption">won</div><div class="gopskit-won">{pile}</div>'
+            f'<div class="gopskit-caption">hand</div><div class="gopskit-held">{held}</div>{bid}</div>'
         )
 
     def render_last(self, state, viewer, names):
@@ -163,12 +165,13 @@ class GoofspielView(GameView):
         bids = []
         for p, bid in enumerate(view.bids):
             won = " gopskit-winner" if view.winner == p else ""
-            note = "wins" if view.winner == p else names[p]
+            note = f"{names[p]} wins" if view.winner == p else names[p]
             if bid is None:
                 bids.append(render_card("", face_up=False, size="normal", classes=won, note=note))
             else:
-                bids.append(render_card(_rank(bid), seat_suit(p), size="normal", classes="gopskit-flip" + won, note=note))
-        offer = "".join(render_card(_rank(c), PRIZE_SUIT, size="small") for c in view.offer)
+                bids.append(render_card(_rank(bid), seat_suit(p), size="normal", classes="gopskit-flip" + won, note=note,
+                                        name=_rank(bid)))
+        offer = "".join(render_card(_rank(c), PRIZE_SUIT, size="small", name=_rank(c)) for c in view.offer)
         why = escape(self.explain_turn(hand, len(obs.history) - 1, names, obs))
         return (
             f'<div class="gopskit-reveal"><div class="gopskit-label">Turn {len(obs.history)}: bids for {offer}</div>'
@@ -191,16 +194,19 @@ class GoofspielView(GameView):
         return self.explain_turn(hand, len(obs.history) - 1, names, obs)
 
     def history(self, state, viewer, names):
-        obs = _observation(state, viewer)
-        headers = ["Turn", "Prize"] + list(names) + ["Result"]
+        """Every turn of every hand (a match keeps the hands before this one), as the viewer saw it."""
+        hands = state.hands if isinstance(state, MatchState) else [state]
+        headers = (["Hand"] if len(hands) > 1 else []) + ["Turn", "Prize"] + list(names) + ["Result"]
         rows = []
-        for t, view in enumerate(obs.history, 1):
-            offer = " + ".join(_rank(c) for c in view.offer)
-            bids = ["?" if b is None else _rank(b) for b in view.bids]
-            if view.winner is not None:
-                bids[view.winner] = f"<b>{bids[view.winner]}</b>"
-            result = escape(names[view.winner]) if view.winner is not None else _OUTCOME_WORDS[view.outcome]
-            rows.append([str(t), offer] + bids + [result])
+        for h, hand in enumerate(hands, 1):
+            obs = hand.observation(viewer if viewer is not None else 0)
+            for t, view in enumerate(obs.history, 1):
+                offer = " + ".join(_rank(c) for c in view.offer)
+                bids = ["?" if b is None else _rank(b) for b in view.bids]
+                if view.winner is not None:
+                    bids[view.winner] = f"<b>{bids[view.winner]}</b>"
+                result = escape(names[view.winner]) if view.winner is not None else _OUTCOME_WORDS[view.outcome]
+                rows.append(([str(h)] if len(hands) > 1 else []) + [str(t), offer] + bids + [result])
         return headers, rows
 
     def points_by_turn(self, state):
@@ -230,7 +236,8 @@ _OUTCOME_WORDS = {"discarded": "tie: discarded", "carried": "tie: carried over",
 
 
 def _rank(card: int) -> str:
-    return goofspiel_rank(card)
+    """A Goofspiel card's one name (:func:`gopskit.cards.card_name`): ``A``, ``2`` .. ``10``, ``J``, ``Q``, ``K``."""
+    return card_name(card)
 
 
 def _points(obs, card: int) -> int:

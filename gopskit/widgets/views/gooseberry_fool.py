@@ -2,15 +2,16 @@
 
 Play is one card at a time, so a click plays at once (no confirm). After the
 Goose wins a trick its holder picks who takes it: the hand row then shows one
-card per player, ``P1``..``P3``.
+plain choice per player (``Player 1`` .. ``Player 3``), not playing cards.
+The Joker is the Goose everywhere: on its face, in the tables and in the text.
 """
 
 from __future__ import annotations
 
-from ...cards import JOKER, SUIT_NAMES, parse_card, rank_name
-from ...games.gooseberry_fool import ENDINGS
-from .base import OptionSpec
-from .table import CardTableView, Seat
+from ...cards import JOKER, SUIT_NAMES, card_name, parse_card, rank_name
+from ...games.gooseberry_fool import BONUS, ENDINGS, deal_points, middling
+from .base import HandCard, OptionSpec
+from .table import CardTableView, Seat, current_hand
 
 
 class GooseberryFoolView(CardTableView):
@@ -21,6 +22,9 @@ class GooseberryFoolView(CardTableView):
     confirm = False
     app_options = {"target": None}
     bot_preference = ("gooseberry-middler", "random")
+    taker_header = "Taken by"
+    chart_title = "Points after each trick (the middling bonus at the end)"
+    chart_axis = "trick"
 
     def option_specs(self, rules_class):
         return [
@@ -38,8 +42,23 @@ class GooseberryFoolView(CardTableView):
         rank, suit = parse_card(card)
         return rank_name(rank), suit
 
+    def name(self, card, seat=None):
+        if isinstance(card, int):
+            return f"Player {card + 1}"
+        return card_name(card, joker="Goose")
+
+    def hand(self, state, seat):
+        obs = state.observation(seat)
+        if obs.goose_holder == seat:  # who takes the trick: a choice of players, not cards
+            return [HandCard(p, self.name(p), "", str(p + 1), True, name=self.name(p), is_card=False)
+                    for p in obs.legal_moves]
+        return super().hand(state, seat)
+
+    def choice_title(self, state, seat, names):
+        return f"{names[seat]}: your Goose won. Who takes the trick?"
+
     def centre(self, state, obs):
-        cards = [self.face(c) for _seat, c in obs.table]
+        cards = [self.card(state, c) for _seat, c in obs.table]
         if obs.goose_holder is not None:
             return cards, f"The Goose won: player {obs.goose_holder + 1} says who takes this trick."
         if obs.led_suit:
@@ -47,17 +66,32 @@ class GooseberryFoolView(CardTableView):
         return cards, "A new trick: the leader plays any card."
 
     def seat(self, state, obs, player, viewer):
+        hand_state = current_hand(state)
         mine = player == obs.player and viewer is not None
-        hand = [self.face(c) for c in obs.hand] if mine else None
-        return Seat(str(obs.points[player]), [], hand, hidden=obs.hand_sizes[player],
-                    won_label=f"tricks taken: {obs.tricks_won[player]}", note="dealer" if obs.dealer == player else "")
+        hand = [self.card(state, c) for c in obs.hand] if mine else None
+        won = [self.card(state, c) for t in obs.history if t.taker == player for _, c in t.plays]
+        notes = ["dealer"] if obs.dealer == player else []
+        points = obs.points
+        if hand_state.is_terminal() and middling(points) == player:
+            notes.append(f"{points[player]} + {BONUS} for the middling score")
+        return Seat(str(hand_state.scores()[player]), won, hand, hidden=obs.hand_sizes[player],
+                    won_label=f"tricks taken: {obs.tricks_won[player]}", note="; ".join(notes))
 
     def plays(self, event):
-        taker = event.taker if event.taker is not None else event.winner
-        return list(event.plays), taker
+        return list(event.plays), event.winner
+
+    def taker(self, event):
+        return event.taker
 
     def prompt(self, state, seat, names):
         obs = state.observation(seat)
         if obs.goose_holder == seat:
-            return f"{names[seat]}: your Goose won. Click P1, P2 or P3: who takes the trick?"
+            return f"{names[seat]}: your Goose won. Choose who takes the trick: Player 1, Player 2 or Player 3."
         return f"{names[seat]}: play a card (click it)."
+
+    def hand_scores(self, hand, events):
+        tricks, out = [0, 0, 0], []
+        for trick in events:
+            tricks[trick.taker] += 1
+            out.append(deal_points(tricks))
+        return out

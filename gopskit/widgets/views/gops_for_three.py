@@ -1,15 +1,17 @@
 """How the Gops for three board looks: diamonds and a Joker on offer, three suits bidding.
 
 The Ace is two cards in the hand row: ``A↑`` bids it high, ``A↓`` low (the
-game's moves ``"A+"`` and ``"A-"``).
+game's moves ``"A+"`` and ``"A-"``); those are its names in the text too.
+A panel's big number is what the deal would score if it ended now (the
+middle total scores 0); the prize total it comes from is written under it.
 """
 
 from __future__ import annotations
 
-from ...cards import rank_name
-from ...games.gops_for_three import ACE_HIGH, ACE_LOW, BOTTOM_JOKER_RULES, JOKER
+from ...cards import card_name, rank_name
+from ...games.gops_for_three import ACE_HIGH, ACE_LOW, BOTTOM_JOKER_RULES, JOKER, deal_points, prize_total
 from .base import KEYS, OptionSpec
-from .table import CardTableView, Seat
+from .table import CardTableView, Seat, current_hand
 
 SUITS = ("S", "H", "C")
 
@@ -22,6 +24,8 @@ class GopsForThreeView(CardTableView):
     bot_preference = ("gops3-proportional", "random")
     # two copies of the deterministic bot always tie, which hands every prize to the person
     default_bots = ("gops3-proportional", "random")
+    chart_title = "Score after each bid (as if the deal ended there)"
+    chart_axis = "bid"
 
     def option_specs(self, rules_class):
         return [
@@ -33,16 +37,23 @@ class GopsForThreeView(CardTableView):
         ]
 
     def face(self, card, seat=None):
-        if card == ACE_HIGH:
-            return "A↑", SUITS[seat or 0]
-        if card == ACE_LOW:
-            return "A↓", SUITS[seat or 0]
+        if card in (ACE_HIGH, ACE_LOW):
+            return card_name(card), SUITS[seat or 0]
         if card == JOKER:
             return "JK", ""
         return rank_name(int(card)), SUITS[seat] if seat is not None else "D"
 
+    def name(self, card, seat=None):
+        """A bid is named by its rank (``'7'``, ``'A↑'``); a prize (no seat) is a diamond, ``'7♦'``."""
+        if seat is None:
+            return self.prize_name(card)
+        return card_name(card)
+
+    def prize_name(self, card):
+        return card_name(card, suit="D")
+
     def prize_face(self, card):
-        return ("JK", "") if card == JOKER else (rank_name(int(card)), "D")
+        return ("JK", "", self.prize_name(card)) if card == JOKER else (rank_name(int(card)), "D", self.prize_name(card))
 
     def key(self, move):
         return {ACE_HIGH: "a", ACE_LOW: "l"}.get(move) or (KEYS.get(move, str(move)) if isinstance(move, int) else "")
@@ -56,9 +67,23 @@ class GopsForThreeView(CardTableView):
 
     def seat(self, state, obs, player, viewer):
         won = [self.prize_face(c) for trick in obs.won[player] for c in trick]
-        hand = [self.face(c, player) for c in obs.hands[player]]
-        note = f"would score {obs.deal_points[player]} now"
-        return Seat(str(obs.totals[player]), won, hand, note=note)
+        hand = [self.card(state, c, player) for c in obs.hands[player]]
+        hand_state = current_hand(state)
+        score = hand_state.scores()[player]
+        over = "scores" if hand_state.is_terminal() else "would score now"
+        note = f"prizes won: {obs.totals[player]}; {over} {score}"
+        if obs.totals[player] != score and 0 < obs.totals[player]:
+            note += " (the middle total scores 0)" if score == 0 else ""
+        return Seat(str(score), won, hand, note=note)
 
     def prompt(self, state, seat, names):
         return f"{names[seat]}: bid for the prize. The Ace bids high (A↑, key A) or low (A↓, key L)."
+
+    def hand_scores(self, hand, events):
+        won, out = [[] for _ in range(3)], []
+        for event in events:
+            if event.winner is not None:
+                won[event.winner].append(tuple(event.offer))
+            holder = next((p for p, w in enumerate(won) if any(JOKER in t for t in w)), None)
+            out.append(deal_points([prize_total(w) for w in won], holder)[0])
+        return out

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...games.raj import CARRY_RULES, PRIZE_ORDERS
-from .base import OptionSpec, all_events
+from ...games.raj import CARRY_RULES, PRIZE_ORDERS, prize_label
+from .base import OptionSpec
 from .table import CardTableView, Seat
 
 
@@ -12,6 +12,9 @@ class RajView(CardTableView):
     title = "Raj"
     blurb = "Hol's der Geier: bid 1-15 for plus and minus prizes."
     bot_preference = ("raj-proportional", "random")
+    # two copies of the deterministic bot bid alike, cancel each other every turn and hand the person
+    # every prize; a seeded random bot beside it makes a game one can lose
+    default_bots = ("raj-proportional", "random")
 
     def option_specs(self, rules_class):
         return [
@@ -24,7 +27,7 @@ class RajView(CardTableView):
         return str(card), ""
 
     def prize_face(self, prize):
-        return f"{prize:+d}", ""
+        return f"{prize:+d}", "", prize_label(prize)
 
     def key(self, move):
         return {1: "a", 10: "0"}.get(move, str(move) if 2 <= move <= 9 else "")
@@ -37,7 +40,7 @@ class RajView(CardTableView):
 
     def seat(self, state, obs, player, viewer):
         won = [self.prize_face(p) for p in obs.won[player]]
-        return Seat(str(obs.scores[player]), won, [self.face(c) for c in obs.hands[player]])
+        return Seat(str(obs.scores[player]), won, [self.card(state, c) for c in obs.hands[player]])
 
     def prompt(self, state, seat, names):
         obs = state.observation(seat)
@@ -45,12 +48,10 @@ class RajView(CardTableView):
         side = "highest" if obs.highest else "lowest"
         return f"{names[seat]}: bid for {total:+d}. The {side} bid that nobody matched takes it."
 
-    def score_series(self, state):
-        players = state.rules.num_players
-        totals, series = [0] * players, [[0.0] for _ in range(players)]
-        for turn in all_events(state):
+    def hand_scores(self, hand, events):
+        totals, out = [0] * hand.rules.num_players, []
+        for turn in events:
             if turn.winner is not None:
                 totals[turn.winner] += turn.points
-            for p in range(players):
-                series[p].append(float(totals[p]))
-        return series
+            out.append(list(totals))
+        return out

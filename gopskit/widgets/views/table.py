@@ -42,10 +42,20 @@ class CardTableView(GameView):
 
     centre_label = "Prize"
     key_for_card = True
+    taker_header = "Won by"
 
     # -- hooks -------------------------------------------------------------
     def face(self, card, seat: int | None = None) -> tuple[str, str]:
         return str(card), ""
+
+    def name(self, card, seat: int | None = None) -> str:
+        """The card's one name (:func:`gopskit.cards.card_name`), as tables, tooltips and explanations write it."""
+        rank, suit = self.face(card, seat)
+        return rank + SUIT_SYMBOLS.get(suit, "")
+
+    def card(self, state, card, seat: int | None = None) -> tuple[str, str, str]:
+        """``(rank, suit, name)`` of a card on this table (a game may colour cards by the state, e.g. by who was dealt them)."""
+        return (*self.face(card, seat), self.name(card, seat))
 
     def centre(self, state, obs) -> tuple[list, str]:
         return [], ""
@@ -54,16 +64,19 @@ class CardTableView(GameView):
         raise NotImplementedError
 
     def plays(self, event) -> tuple[list[tuple[int, object]], int | None]:
-        """``([(seat, card), ...], winner)`` of one event."""
+        """``([(seat, card), ...], winner)`` of one event: the winner's card is the one that won."""
         return [(p, b) for p, b in enumerate(event.bids)], event.winner
+
+    def taker(self, event) -> int | None:
+        """Who took what the event was for (the winner, unless a game says otherwise)."""
+        return self.plays(event)[1]
 
     def key(self, move) -> str:
         return ""
 
     def face_text(self, card, seat: int | None = None) -> str:
-        """A card as short text for tables: ``'Q♠'``."""
-        rank, suit = self.face(card, seat)
-        return rank + SUIT_SYMBOLS.get(suit, "")
+        """A card as short text for tables: its one name."""
+        return self.name(card, seat)
 
     # -- shared drawing ----------------------------------------------------
     def hand(self, state, seat):
@@ -71,12 +84,17 @@ class CardTableView(GameView):
         legal = list(obs.legal_moves)
         cards = list(getattr(obs, "hand", ())) or legal
         moves = cards if all(c in cards for c in legal) else legal
-        return [HandCard(m, *self.face(m, seat), self.key(m), m in legal) for m in moves]
+        out = []
+        for m in moves:
+            rank, suit, name = self.card(state, m, seat)
+            out.append(HandCard(m, rank, suit, self.key(m), m in legal, name=name))
+        return out
 
     def render_table(self, state, viewer, names):
         obs = state.observation(viewer if viewer is not None else 0)
         cards, caption = self.centre(state, obs)
-        centre = "".join(render_card(*c, size="large") if c else render_card("", face_up=False, size="large") for c in cards)
+        centre = "".join(render_card(c[0], c[1], name=c[2] if len(c) > 2 else "", size="large") if c
+                         else render_card("", face_up=False, size="large") for c in cards)
         centre = centre or '<span class="gopskit-empty">nothing on the table</span>'
         seats = "".join(self._seat_html(self.seat(state, obs, p, viewer), names[p], p == viewer) for p in range(len(names)))
         return (
@@ -92,7 +110,8 @@ class CardTableView(GameView):
         return (
             f'<div class="gopskit-seat{" gopskit-you" if you else ""}"><div class="gopskit-seat-head">'
             f'<span class="gopskit-name">{escape(name)}</span><span class="gopskit-score">{escape(seat.score)}</span></div>'
-            f'<div class="gopskit-caption">{escape(seat.won_label)}</div>{won}<div class="gopskit-caption">hand</div>{held}{note}</div>'
+            f'<div class="gopskit-caption">{escape(seat.won_label)}</div><div class="gopskit-won">{won}</div>'
+            f'<div class="gopskit-caption">hand</div><div class="gopskit-held">{held}</div>{note}</div>'
         )
 
     def render_last(self, state, viewer, names):
@@ -100,14 +119,16 @@ class CardTableView(GameView):
         if event is None:
             return '<div class="gopskit-reveal gopskit-quiet">The cards played will appear here.</div>'
         played, winner = self.plays(event)
-        cards = "".join(
-            render_card(*self.face(card, p), size="normal", classes="gopskit-flip" + (" gopskit-winner" if p == winner else ""),
-                        note="wins" if p == winner else names[p])
-            for p, card in played
-        )
+        cards = []
+        for p, card in played:
+            rank, suit, name = self.card(state, card, p)
+            won = p == winner
+            cards.append(render_card(rank, suit, name=name, size="normal",
+                                     classes="gopskit-flip" + (" gopskit-winner" if won else ""),
+                                     note=f"{names[p]} wins" if won else names[p]))
         return (
             f'<div class="gopskit-reveal"><div class="gopskit-label">Last play</div>'
-            f'<div class="gopskit-bids">{cards}</div><div class="gopskit-why">{escape(event.explain(names))}</div></div>'
+            f'<div class="gopskit-bids">{"".join(cards)}</div><div class="gopskit-why">{escape(event.explain(names))}</div></div>'
         )
 
     def last(self, state):
@@ -115,24 +136,19 @@ class CardTableView(GameView):
         return events[-1] if events else None
 
     def history(self, state, viewer, names):
-        headers = ["#"] + list(names) + ["What happened"]
+        headers = ["#"] + list(names) + [self.taker_header, "What happened"]
         rows = []
         for i, event in enumerate(all_events(state), 1):
             played, winner = self.plays(event)
             by_seat = dict(played)
             cells = []
             for p in range(len(names)):
-                text = escape(self.face_text(by_seat[p], p)) if p in by_seat else ""
+                text = escape(self.card(state, by_seat[p], p)[2]) if p in by_seat else ""
                 cells.append(f"<b>{text}</b>" if p == winner else text)
-            rows.append([str(i)] + cells + [escape(event.explain(names))])
+            taker = self.taker(event)
+            rows.append([str(i)] + cells + [escape(names[taker]) if taker is not None else "nobody",
+                                            escape(event.explain(names))])
         return headers, rows
-
-    def points_by_turn(self, state):
-        return self.score_series(state)
-
-    def score_series(self, state) -> list[list[float]]:
-        """Running scores: start at 0, then the final scores (games override for turn by turn)."""
-        return [[0.0, float(s)] for s in state.scores()]
 
     def match_line(self, state, names) -> str:
         if not isinstance(state, MatchState):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...cards import parse_card, rank_name
-from ...games.throps import SCORING_SUITS
+from ...cards import card_name, parse_card, rank_name
+from ...games.throps import SCORING_SUITS, score_cards
 from .base import OptionSpec
 from .table import CardTableView, Seat
 
@@ -15,6 +15,8 @@ class ThropsView(CardTableView):
     centre_label = "Stock card"
     app_options = {"target": None}
     bot_preference = ("throps-greedy", "random")
+    chart_title = "Score after each trick (as if the deal ended there)"
+    chart_axis = "trick"
 
     def option_specs(self, rules_class):
         return [
@@ -27,16 +29,26 @@ class ThropsView(CardTableView):
         rank, suit = parse_card(card)
         return rank_name(rank), suit
 
+    def name(self, card, seat=None):
+        return card_name(card)
+
     def centre(self, state, obs):
         if obs.stock_card is None:
             return [], "the stock is used up"
-        return [self.face(obs.stock_card)], f"{obs.stock_left} stock cards below it"
+        return [self.card(state, obs.stock_card)], f"{obs.stock_left} stock cards below it"
 
     def seat(self, state, obs, player, viewer):
-        won = [self.face(c) for c in obs.won[player]]
+        won = [self.card(state, c) for c in obs.won[player]]
         mine = player == obs.player and viewer is not None
-        hand = [self.face(c) for c in obs.hand] if mine else None
+        hand = [self.card(state, c) for c in obs.hand] if mine else None
         return Seat(str(obs.scores[player]), won, hand, hidden=obs.hand_sizes[player], note="score if the deal ended now")
 
     def prompt(self, state, seat, names):
         return f"{names[seat]}: bid a card for the stock card. Ties for highest go by suit: same suit, colour, then parity."
+
+    def hand_scores(self, hand, events):
+        won, out = [[] for _ in range(hand.rules.num_players)], []
+        for trick in events:
+            won[trick.winner].append(trick.stock_card)
+            out.append([score_cards(w, hand.rules.scoring_suit).total for w in won])
+        return out

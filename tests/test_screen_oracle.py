@@ -1,0 +1,462 @@
+"""The screen oracle: every number and sentence a board shows agrees with the engine.
+
+For every game and its main variants, seeded games are played through the
+board itself (no browser): the test clicks seat 1's cards through the board's
+own hand row, bots fill the other seats. After every click the rendered HTML
+is read back as text (``html.parser``) and checked against facts taken from
+the engine, never from the view:
+
+* the status line (the last turn's explanation, then the final score and the
+  winner), the player panels (score, cards won, cards held), the end summary;
+* the turn table, which is *replayed through a fresh engine* from the names it
+  shows: each name must pick exactly one legal move, and the replay must reach
+  the scores on screen;
+* the chart's data, turn by turn, against the replayed engine's scores;
+* every explanation: it names the cards of its turn by the one name the
+  tables and card faces use (``gopskit.cards.card_name``), with the right
+  article ("an 8"), and the players it names exist;
+* the hand row: one tooltip per card, naming it so that two cards of one rank
+  are told apart; a Goose's choice of taker is not drawn as playing cards.
+
+A card face carries its name in ``data-name``; that and the visible text are
+all the oracle reads.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+from gopskit.cards import a_card, card_name
+from gopskit.games.base import MatchState, seed_sequence
+from gopskit.widgets import make_board
+
+# ------------------------------------------------------------ reading HTML ---
+VOID = {"br", "img", "input", "hr", "meta", "link", "rect", "line", "path", "polyline", "circle", "stop"}
+
+
+class Node:
+    def __init__(self, tag, attrs, parent=None):
+        self.tag, self.attrs, self.parent, self.children = tag, dict(attrs), parent, []
+
+    @property
+    def classes(self) -> set:
+        return set((self.attrs.get("class") or "").split())
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            if isinstance(child, Node):
+                yield from child.walk()
+
+    def find(self, cls: str) -> list:
+        return [n for n in self.walk() if cls in n.classes]
+
+    def first(self, cls: str):
+        found = self.find(cls)
+        return found[0] if found else None
+
+    def text(self, skip_cards: bool = True) -> str:
+        parts = []
+
+        def visit(node):
+            for child in node.children:
+                if isinstance(child, str):
+                    parts.append(child)
+                elif not (skip_cards and ("gopskit-cardface" in child.classes or child.tag == "svg")):
+                    visit(child)
+        visit(self)
+        return " ".join(" ".join(parts).split())
+
+
+class _Builder(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = self.node = Node("root", {})
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, attrs, self.node)
+        self.node.children.append(node)
+        if tag not in VOID:
+            self.node = node
+
+    def handle_startendtag(self, tag, attrs):
+        self.node.children.append(Node(tag, attrs, self.node))
+
+    def handle_endtag(self, tag):
+        node = self.node
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.node = node.parent
+
+    def handle_data(self, data):
+        self.node.children.append(data)
+
+
+def parse(html: str) -> Node:
+    builder = _Builder()
+    builder.feed(html)
+    return builder.root
+
+
+def faces(node) -> list:
+    """The cards drawn under ``node``: each face's name, ``None`` for a face-down card."""
+    if node is None:
+        return []
+    return [None if "gopskit-back" in n.classes else n.attrs.get("data-name")
+            for n in node.walk() if "gopskit-cardface" in n.classes]
+
+
+def drawn_suit(face_node) -> str:
+    text = face_node.text(skip_cards=False)
+    return next((ch for ch in text if ch in "♠♥♦♣"), "")
+
+
+# ------------------------------------------------------- engine knowledge ---
+def hand_of(state):
+    return state.hand if isinstance(state, MatchState) else state
+
+
+def bid_name(game: str, move) -> str:
+    """The one name of a move (a bid or a played card) in ``game``."""
+    if game == "raj":
+        return str(move)
+    if game == "gooseberry-fool":
+        return card_name(move, joker="Goose") if isinstance(move, str) else f"Player {move + 1}"
+    return card_name(move)
+
+
+def prize_name(game: str, prize) -> str:
+    if game == "raj":
+        return f"{prize:+d}"
+    if game == "gops-for-three":
+        return card_name(prize, suit="D")
+    return card_name(prize)
+
+
+def won_names(game: str, state, player: int):
+    """The names of the cards ``player`` has won in the hand on the table (``int``: that many face down)."""
+    hand = hand_of(state)
+    if game == "goofspiel":
+        obs = hand.observation(player)
+        if obs.won is None or obs.won[player] is None:
+            return len(hand.won[player])
+        return [prize_name(game, c) for c in obs.won[player]]
+    if game == "gops-for-three":
+        return [prize_name(game, c) for trick in hand.won[player] for c in trick]
+    if game == "throps":
+        return [card_name(c) for c in hand.observation(player).won[player]]
+    if game == "raj":
+        return [prize_name(game, c) for c in hand.observation(player).won[player]]
+    if game == "gooseberry-fool":
+        return [bid_name(game, c) for t in hand.tricks if t.taker == player for _, c in t.plays]
+    if game == "divide-and-conquer":
+        return [card_name(c) for t in hand.events if t.winner == player for c in t.cards]
+    raise AssertionError(game)
+
+
+def panel_score(game: str, state, player: int, viewer) -> str:
+    """What a panel's big number must say: the score of the hand being played, as the engine counts it."""
+    hand = hand_of(state)
+    if game == "goofspiel":
+        obs = hand.observation(viewer if viewer is not None else 0)
+        return "?" if obs.scores is None else _num(obs.scores[player])
+    return _num(hand.scores()[player])
+
+
+def _num(value) -> str:
+    value = float(value)
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def events_of(state) -> list:
+    hands = state.hands if isinstance(state, MatchState) else [state]
+    return [e for h in hands for e in h.events if e is not None]
+
+
+def must_name(game: str, event) -> list[str]:
+    """The card names an explanation of ``event`` must contain."""
+    if game == "goofspiel":
+        names = [prize_name(game, c) for c in event.offer]
+        if event.outcome == "won":
+            names.append(bid_name(game, event.bids[event.winner]))
+        elif event.tied:
+            names.append(bid_name(game, event.bids[event.tied[0]]))
+        return names
+    if game == "gops-for-three":
+        return [prize_name(game, c) for c in event.offer] + [bid_name(game, b) for b in event.bids]
+    if game == "throps":
+        return [card_name(event.stock_card)] + [card_name(b) for b in event.bids]
+    if game == "gooseberry-fool":
+        return [bid_name(game, c) for _, c in event.plays]
+    if game == "divide-and-conquer":
+        return [card_name(c) for c in event.cards]
+    if game == "raj":
+        names = [prize_name(game, c) for c in event.offer]
+        return names + ([str(event.bids[event.winner])] if event.winner is not None else [])
+    raise AssertionError(game)
+
+
+BAD_ARTICLES = re.compile(r"\b(?:a (?:8|11|18|A|Ace)\b|an (?:[2-79]|10|J|Q|K)\b)")
+CARD_TOKEN = r"(?<![\w+\-↑↓♠♥♦♣]){}(?![\w↑↓♠♥♦♣])"
+
+
+def check_explanation(game: str, event, text: str, players: int):
+    assert not BAD_ARTICLES.search(text), f"wrong article in {text!r}"
+    for name in must_name(game, event):
+        assert re.search(CARD_TOKEN.format(re.escape(name)), text), f"{name!r} is not named in {text!r}"
+    for number in re.findall(r"[Pp]layer (\d+)", text):
+        assert 1 <= int(number) <= players, text
+    if game == "divide-and-conquer" and 12 in event.cards:
+        assert "Q (12)" in text, f"the Queen's value is not said in {text!r}"
+
+
+# ------------------------------------------------------------- the cases ---
+CASES = [
+    ("goofspiel", {}, 8),
+    ("goofspiel", {"num_cards": 6, "ties": "carry", "players": 3}, 4),
+    ("goofspiel", {"num_cards": 6, "ties": "unique", "players": 4, "ace_high": True}, 3),
+    ("goofspiel", {"num_cards": 5, "ties": "rebid", "players": 3}, 3),
+    ("goofspiel", {"num_cards": 5, "blind": True, "face_down_trophies": True}, 3),
+    ("goofspiel", {"num_cards": 5, "hidden_bids": True}, 3),
+    ("goofspiel", {"num_cards": 4, "target": 12}, 3),
+    ("goofspiel", {"num_cards": 4, "defeat_the_dealer": True}, 3),
+    ("gops-for-three", {}, 6),
+    ("gops-for-three", {"aces_pair": False}, 3),
+    ("gops-for-three", {"deals": 2}, 2),
+    ("throps", {}, 5),
+    ("throps", {"scoring_suit": "longest"}, 2),
+    ("gooseberry-fool", {}, 6),
+    ("gooseberry-fool", {"target": 25}, 2),
+    ("divide-and-conquer", {}, 10),
+    ("divide-and-conquer", {"halves": 1}, 4),
+    ("raj", {}, 6),
+    ("raj", {"players": 4, "prize_order": "ascending"}, 2),
+]
+
+
+def _ids():
+    return [f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, o, _n in CASES]
+
+
+class Oracle:
+    """Plays one board game by clicking and checks every screen against the engine."""
+
+    def __init__(self, game: str, options: dict, seed: int):
+        self.game, self.seed = game, seed
+        self.board = make_board(game, seed=seed, **options)
+        self.board.reset(seed=seed)  # a known game seed, so a fresh engine can replay the table
+        self.rng = random.Random(seed)
+        self.suits: dict = {}
+        self.players = self.board.rules.num_players
+        self.names = [f"Player {p + 1}" for p in range(self.players)]
+
+    # -- playing ---------------------------------------------------------
+    def play(self):
+        self.check_screen()
+        steps = 0
+        while not self.board.finished:
+            legal = [i for i, c in enumerate(self.board._hand_cards) if c.legal]
+            assert legal, f"no clickable card, status {self.board.status!r}"
+            self.board._slot_clicked(self.rng.choice(legal))
+            assert self.board.last_error is None, self.board.status
+            if self.board.view.confirm and self.board.selected is not None:
+                self.board.confirm()
+                assert self.board.last_error is None, self.board.status
+            self.check_screen()
+            steps += 1
+            assert steps < 2000
+        self.check_end()
+
+    # -- every screen ------------------------------------------------------
+    def check_screen(self):
+        board, state = self.board, self.board.state
+        status = parse(board._status.value).text()
+        assert status == board.status
+        viewer = board._viewer()
+        self.check_panels(parse(board._table.value), viewer)
+        self.check_caption(parse(board._table.value))
+        events = events_of(state)
+        for event in events[-1:]:
+            check_explanation(self.game, event, event.explain(self.names), self.players)
+        if events and not board.finished and not self._hidden():
+            assert event.explain(self.names) in status, f"the status {status!r} does not explain the last turn"
+        if events:
+            self.check_last(parse(board._last.value), events[-1])
+        if not board.finished:
+            self.check_hand_row()
+
+    def _hidden(self) -> bool:
+        rules = self.board.rules
+        return bool(getattr(rules, "hidden_bids", False))
+
+    def check_panels(self, table, viewer):
+        seats = table.find("gopskit-seat")
+        assert len(seats) == self.players
+        state = self.board.state
+        for p, seat in enumerate(seats):
+            assert seat.first("gopskit-name").text() == self.board.labels()[p]
+            shown = seat.first("gopskit-score").text()
+            assert shown == panel_score(self.game, state, p, viewer), (
+                f"{self.names[p]}'s panel shows {shown}, the engine says {panel_score(self.game, state, p, viewer)}")
+            won = seat.first("gopskit-won")
+            expected = won_names(self.game, state, p)
+            got = faces(won)
+            if isinstance(expected, int):
+                assert got == [None] * expected
+            else:
+                assert got == expected, f"{self.names[p]}'s won pile shows {got}, the engine says {expected}"
+            if not expected:
+                assert "nothing yet" in won.text()
+            else:
+                assert "nothing yet" not in seat.text()
+            held = seat.first("gopskit-held")
+            for face in held.walk():
+                if "gopskit-cardface" in face.classes and "gopskit-back" not in face.classes:
+                    name = face.attrs.get("data-name")
+                    suit = drawn_suit(face)
+                    key = (p, name) if self.game in ("goofspiel", "gops-for-three") else name
+                    assert self.suits.setdefault(key, suit) == suit, f"{name} changed suit on screen"
+            shown_hand = [n for n in faces(held) if n is not None]
+            if shown_hand:
+                assert sorted(shown_hand) == sorted(self.hand_names(p)), (shown_hand, self.hand_names(p))
+
+    def hand_names(self, p):
+        hand = hand_of(self.board.state)
+        obs = hand.observation(p)
+        cards = getattr(obs, "hand", None)
+        if self.game == "gops-for-three":
+            return [card_name(c) for c in obs.hands[p]]
+        if self.game == "divide-and-conquer":
+            return [card_name(c) for c in obs.hands[p]]
+        if self.game == "raj":
+            return [str(c) for c in obs.hands[p]]
+        if self.game == "goofspiel":
+            return [card_name(c) for c in obs.hands[p]]
+        return [bid_name(self.game, c) for c in cards]
+
+    def check_caption(self, table):
+        text = table.text()
+        for number in re.findall(r"trick (\d+)", text):
+            assert int(number) <= self.board.rules.num_tricks if hasattr(self.board.rules, "num_tricks") else True, text
+        if self.board.finished:
+            caption = table.first("gopskit-prize-area").text()
+            assert not re.search(r"[Tt]rick \d", caption), f"a finished game still announces a trick: {caption!r}"
+
+    def check_last(self, last, event):
+        notes = [n.text() for n in last.find("gopskit-note")]
+        for note in notes:
+            assert any(name in note for name in self.names), f"a played card is captioned {note!r}, not by its player"
+        why = last.first("gopskit-why")
+        if why is not None and not self._hidden():
+            check_explanation(self.game, event, why.text(), self.players)
+
+    def check_hand_row(self):
+        board = self.board
+        cards = board._hand_cards
+        tips = [board._slots[i][2].tooltip for i in range(len(cards))]
+        names = [t.split(" (key")[0] for t in tips]
+        assert len(set(names)) == len(names), f"two cards share a tooltip: {tips}"
+        if self.game == "gooseberry-fool" and all(isinstance(c.move, int) for c in cards):
+            label = parse(board._hand_label.value).text()
+            assert "hand" not in label, f"the Goose's choice is labelled {label!r}"
+            for i in range(len(cards)):
+                assert "gopskit-cardface" not in board._slots[i][1].value, "a taker is drawn as a playing card"
+            return
+        seat = board._active
+        legal = board.state.legal_moves(seat)
+        for card, tip in zip(cards, names):
+            assert tip == f"Play {bid_name(self.game, card.move)}", tip
+        assert {c.move for c in cards if c.legal} == set(legal)
+
+    # -- the end -------------------------------------------------------------
+    def check_end(self):
+        board, state = self.board, self.board.state
+        scores, winners = state.scores(), state.winners()
+        status = board.status
+        shown = dict(re.findall(r"(Player \d+) (-?\d+(?:\.\d+)?)", status.split("Final score:")[1]))
+        assert shown == {self.names[p]: _num(s) for p, s in enumerate(scores)}, status
+        if len(winners) == 1:
+            assert status.endswith(f"{self.names[winners[0]]} wins!"), status
+        summary = parse(board._summary.value)
+        items = [li.text() for li in summary.walk() if li.tag == "li"]
+        assert items == [f"{self.names[p]}: {_num(s)}" for p, s in enumerate(scores)], items
+        series = self.replay_table()
+        self.check_chart(summary, series)
+
+    def replay_table(self):
+        """Replay the turn table through a fresh engine; return each seat's score after every row."""
+        board, game = self.board, self.game
+        table = parse(board._history.value)
+        head = [th.text() for th in table.walk() if th.tag == "th"]
+        rows = [[td.text() for td in tr.walk() if td.tag == "td"] for tr in table.walk() if tr.tag == "tr"][1:]
+        assert len(rows) == len(events_of(board.state)), "the turn table skips or repeats a turn"
+        columns = {name: head.index(name) for name in self.names}
+        if any(row[columns[n]] == "?" for row in rows for n in self.names):
+            return None  # hidden bids stay hidden: nothing to replay
+        deal = seed_sequence(self.seed).spawn(1 + self.players)[0]
+        fresh = board.rules.new_game(np.random.default_rng(deal))
+        series = [[0.0] for _ in range(self.players)]
+        taker_col = next((head.index(h) for h in ("Won by", "Taken by") if h in head), None)
+        for row in rows:
+            before = len(events_of(fresh))
+            while len(events_of(fresh)) == before:
+                joint = {}
+                for p in fresh.to_move():
+                    moves = fresh.legal_moves(p)
+                    if game == "gooseberry-fool" and moves and isinstance(moves[0], int):
+                        wanted = row[taker_col]
+                    else:
+                        wanted = row[columns[self.names[p]]]
+                    match = [m for m in moves if bid_name(game, m) == wanted]
+                    assert len(match) == 1, f"{wanted!r} names {len(match)} legal moves of {self.names[p]}: {moves}"
+                    joint[p] = match[0]
+                fresh.apply(joint)
+            now = self._score_now(fresh)
+            for p in range(self.players):
+                series[p].append(float(now[p]))
+        assert fresh.is_terminal()
+        assert fresh.scores() == state_scores(board.state)
+        return series
+
+    def _score_now(self, fresh):
+        if isinstance(fresh, MatchState):
+            hand = fresh.hand
+            if hand.is_terminal():
+                return fresh.scores()
+            return [t + s for t, s in zip(fresh.scores(), hand.scores())]
+        return fresh.scores()
+
+    def check_chart(self, summary, series):
+        lines = [n for n in summary.walk() if n.tag == "polyline"]
+        assert len(lines) == self.players, "one line per player"
+        data = [[float(v) for v in n.attrs["data-values"].split()] for n in lines]
+        final = [float(s) for s in self.board.state.scores()]
+        assert [d[-1] for d in data] == final
+        assert all(len(d) == len(events_of(self.board.state)) + 1 for d in data), "the chart is not drawn turn by turn"
+        if series is not None:
+            assert data == series, "the chart's points are not the replayed engine's scores"
+        axis = re.search(r"\(0 to (\d+)\)", summary.text(skip_cards=False))
+        assert axis and int(axis.group(1)) == len(events_of(self.board.state))
+
+
+def state_scores(state):
+    return list(state.scores())
+
+
+@pytest.mark.parametrize("game,options,games", CASES, ids=_ids())
+def test_every_screen_agrees_with_the_engine(game, options, games):
+    for seed in range(games):
+        Oracle(game, options, seed).play()
+
+
+def test_the_oracle_reads_names_off_card_faces():
+    board = make_board("throps", seed=1)
+    row = parse(board._table.value).first("gopskit-held")
+    assert faces(row) and all(isinstance(n, str) for n in faces(row) if n is not None)
+    assert a_card("8") == "an 8"
