@@ -68,9 +68,12 @@ def test_cfr_trace_falls():
 
 def test_matrix_explorer_steps_and_custom_matrix():
     explorer = MatrixExplorer()
-    assert "0 of 2" in explorer.status and "<svg" in explorer._picture.value
+    assert "2 dominated strategies can be struck out" in explorer.status and "<svg" in explorer._picture.value
+    explorer.steps.value = 1
+    assert "Struck out 1 of 2" in explorer.status
     explorer.steps.value = 2
-    assert "2 of 2" in explorer.status and explorer._table.value.count("gopskit-gone") > 2
+    assert "All 2 dominated strategies struck out" in explorer.status
+    assert explorer._table.value.count("gopskit-gone") > 2
     explorer.text.value = "3 0\n5 1"
     explorer.refresh(custom=True)
     assert explorer.game.value == "Type your own" and explorer.report.value == pytest.approx(1.0)
@@ -83,7 +86,7 @@ def test_matrix_explorer_steps_and_custom_matrix():
 
 def test_strategy_explorer_shows_value_and_heat_map():
     explorer = StrategyExplorer(num_cards=3)
-    assert "Value before the prize is turned: 0.000" in explorer.status and "<svg" in explorer._picture.value
+    assert "Worth 0 to you before the prize is turned" in explorer.status and "<svg" in explorer._picture.value
     explorer.hand.value, explorer.opp_hand.value, explorer.prizes.value = "2 3", "1 3", "1 2"
     explorer.refresh()
     assert explorer.table.shape == (2, 2) and explorer.last_error is None

@@ -21,6 +21,7 @@ import numpy as np
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
+from ..numbers import clean, number
 from .svg import DASHES, PALETTE
 
 _STYLES = ("-", "--", ":", "-.")
@@ -56,9 +57,8 @@ def payoff_lines_figure(row_payoffs, col_payoffs, row_labels, col_labels, row_mi
     each strategy's payoff against the opponent's equilibrium mix.
     """
     A, B = np.asarray(row_payoffs, float), np.asarray(col_payoffs, float)
-    fig = Figure(figsize=(9, 3.6))
+    fig = Figure(figsize=(9, 4.2), layout="constrained")  # the layout engine keeps every label inside
     left, right = fig.subplots(1, 2)
-    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.17, top=0.9, wspace=0.25)
     _side(left, A, row_labels, col_labels, col_mix, "Row player")
     _side(right, B.T, col_labels, row_labels, row_mix, "Column player")
     return fig
@@ -73,15 +73,23 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
         ax.plot(q, payoff, color="#000", lw=1, alpha=0.4)
         if other_mix is not None:
             ax.axvline(other_mix[0], color="#555", ls=":", lw=1.5)
-        ax.set_xlabel(f"chance the other plays {other_labels[0]}")
+        ax.set_xlabel(f"chance the other\nplays {other_labels[0]}")
     else:
         mix = np.full(M.shape[1], 1 / M.shape[1]) if other_mix is None else np.asarray(other_mix)
-        gains = M @ mix
+        gains = np.array([clean(g) for g in M @ mix])  # no bars of rounding noise
         best = gains >= gains.max() - 1e-9
-        ax.bar([str(x) for x in own_labels], gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best],
-               hatch=None, edgecolor="#333")
-        ax.set_xlabel("payoff against the other's equilibrium mix (best responses in blue)")
-    ax.set_title(f"{who}: payoff of each strategy")
+        names = [str(x) for x in own_labels]
+        ax.bar(names, gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best], edgecolor="#333")
+        for k, g in enumerate(gains):
+            ax.annotate(number(g), (k, g), xytext=(0, 3 if g >= 0 else -3), textcoords="offset points",
+                        ha="center", va="bottom" if g >= 0 else "top")
+        span = max(1.0, float(np.abs(gains).max()))
+        ax.set_ylim(min(0.0, gains.min()) - 0.25 * span, max(0.0, gains.max()) + 0.25 * span)
+        ax.axhline(0, color="#333", lw=0.8)
+        if len(names) > 3 or max(len(n) for n in names) > 8:
+            ax.tick_params(axis="x", labelrotation=30)
+        ax.set_xlabel("payoff against the other's\nequilibrium mix (best in blue)")
+    ax.set_title(f"{who}:\npayoff of each strategy")
     if M.shape[1] == 2:
         ax.legend(loc="best")
     ax.grid(alpha=0.3)
@@ -102,7 +110,7 @@ def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optima
     ax.set_title(title)
     for (i, j), p in np.ndenumerate(P):
         if p >= 0.005:
-            ax.text(j, i, f"{p:.2f}", ha="center", va="center", color="white" if p < 0.6 else "black")
+            ax.text(j, i, number(p), ha="center", va="center", color="white" if p < 0.6 else "black")
     fig.colorbar(image, ax=ax, label="probability")
     return fig
 

@@ -8,17 +8,24 @@ call these; tests call them directly.
 >>> report = matrix_report(PRESETS["Matching Pennies"][0])
 >>> round(report.value, 6) + 0, report.row_mix.round(2).tolist()
 (0.0, [0.5, 0.5])
+>>> mix_text(report.row_mix, ("heads", "tails")), mix_text([0, 1], ("heads", "tails"))
+('heads 1/2, tails 1/2', 'always tails')
+
+Every number is written by :mod:`gopskit.numbers` (``1/3``, never
+``0.333`` or ``-1.11e-16``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+from fractions import Fraction
 from html import escape
 
 import numpy as np
 
 from ..errors import GopsError
+from ..numbers import clean, number
 from ..solvers import learning, matrix
 
 PRESETS = {
@@ -31,12 +38,16 @@ GOOFSPIEL_TURN = "A Goofspiel turn (3 cards, prize 3)"
 
 
 def parse_matrix(text: str) -> np.ndarray:
-    """Read a payoff matrix typed as rows of numbers (spaces or commas), one row a line."""
+    """Read a payoff matrix typed as rows of numbers (spaces or commas), one row a line.
+
+    Numbers may be whole, decimal or fractions (``2/3``), as the explorer writes them.
+    """
     rows = [line.replace(",", " ").split() for line in str(text).strip().splitlines() if line.strip()]
     try:
-        values = [[float(x) for x in row] for row in rows]
-    except ValueError:
-        raise GopsError("type the row player's payoffs as numbers, one row a line, e.g. '1 -1' then '-1 1'") from None
+        values = [[_read_number(x) for x in row] for row in rows]
+    except (ValueError, ZeroDivisionError):
+        raise GopsError("type the row player's payoffs as numbers (like 3, -1.5 or 2/3), one row a line, "
+                        "e.g. '1 -1' then '-1 1'") from None
     if not values or len({len(r) for r in values}) != 1:
         raise GopsError("every row needs the same number of payoffs (at least one)")
     if len(values) > 8 or len(values[0]) > 8:
@@ -48,7 +59,8 @@ def preset(name: str):
     """``(payoffs, row labels, column labels)`` of a named game."""
     if name == GOOFSPIEL_TURN:
         game = matrix.goofspiel_turn_matrix([1, 2, 3], [1, 2, 3], [1, 2, 3], prize=3)
-        return game.payoffs, tuple(map(str, game.row_labels)), tuple(map(str, game.col_labels))
+        return (np.vectorize(clean)(game.payoffs), tuple(f"bid {x}" for x in game.row_labels),
+                tuple(f"bid {x}" for x in game.col_labels))
     if name not in PRESETS:
         raise GopsError(f"unknown game {name!r}; choose one of {', '.join(preset_names())}")
     payoffs, rows, cols = PRESETS[name]
@@ -73,22 +85,64 @@ class MatrixReport:
 
 
 def matrix_report(payoffs) -> MatrixReport:
-    """Dominance steps, survivors, value and one equilibrium of a zero-sum game."""
+    """Dominance steps, survivors, value and one equilibrium of a zero-sum game.
+
+    The value and the mixes are cleaned of floating-point noise
+    (:func:`gopskit.numbers.clean`): Rock-Paper-Scissors is worth 0, not
+    ``-1.11e-16``.
+    """
     A = np.asarray(payoffs, float)
     elimination = matrix.eliminate_dominated(A)
     value, x, y = matrix.solve_zero_sum(A)
-    return MatrixReport(A, list(elimination.steps), elimination.rows, elimination.cols, float(value), x, y)
+    return MatrixReport(A, list(elimination.steps), elimination.rows, elimination.cols, clean(value),
+                        _clean_mix(x), _clean_mix(y))
+
+
+def _clean_mix(mix) -> np.ndarray:
+    """A mixed strategy without noise: tiny weights are 0, the rest still sums to 1."""
+    mix = np.where(np.abs(np.asarray(mix, float)) < 1e-9, 0.0, np.asarray(mix, float))
+    return mix / mix.sum()
+
+
+def survivors_after(report: MatrixReport, shown_steps: int) -> tuple[list[int], list[int]]:
+    """The rows and columns still in play after the first ``shown_steps`` steps of dominance."""
+    gone_rows = {s.strategy for s in report.steps[:shown_steps] if s.player == "row"}
+    gone_cols = {s.strategy for s in report.steps[:shown_steps] if s.player != "row"}
+    m, n = report.payoffs.shape
+    return [i for i in range(m) if i not in gone_rows], [j for j in range(n) if j not in gone_cols]
+
+
+def steps_text(report: MatrixReport, shown_steps: int) -> str:
+    """The status line of the dominance animation, true at every step."""
+    total = len(report.steps)
+    if total == 0:
+        m, n = report.payoffs.shape
+        return f"No strategy is strictly dominated here: all {_count(m, 'row')} and {_count(n, 'column')} stay in play."
+    rows, cols = survivors_after(report, shown_steps)
+    left = total - shown_steps
+    now = f"{_count(len(rows), 'row')} and {_count(len(cols), 'column')} in play"
+    if shown_steps == 0:
+        return f"The whole game ({now}). {_count(total, 'dominated strategy', 'dominated strategies')} " \
+               f"can be struck out: press play or drag the slider."
+    if left:
+        return f"Struck out {shown_steps} of {total} dominated strategies ({now}); {left} more to go."
+    return f"All {total} dominated strategies struck out: {now}, none of them dominated."
+
+
+def _count(k: int, one: str, many: str | None = None) -> str:
+    return f"{k} {one if k == 1 else (many or one + 's')}"
 
 
 def render_matrix_html(report: MatrixReport, row_labels, col_labels, shown_steps: int) -> str:
     """The matrix as a table; strategies struck out in the first ``shown_steps`` steps are crossed out."""
     gone_rows = {s.strategy for s in report.steps[:shown_steps] if s.player == "row"}
     gone_cols = {s.strategy for s in report.steps[:shown_steps] if s.player != "row"}
-    head = "".join(f'<th class="{"gopskit-gone" if j in gone_cols else ""}">{escape(str(c))}</th>' for j, c in enumerate(col_labels))
+    head = "".join(f'<th class="{"gopskit-gone" if j in gone_cols else ""}">{escape(str(c))}</th>'
+                   for j, c in enumerate(col_labels))
     body = []
     for i, label in enumerate(row_labels):
         cells = "".join(
-            f'<td class="{"gopskit-gone" if i in gone_rows or j in gone_cols else ""}">{v:g}</td>'
+            f'<td class="{"gopskit-gone" if i in gone_rows or j in gone_cols else ""}">{number(v, places=4)}</td>'
             for j, v in enumerate(report.payoffs[i])
         )
         body.append(f'<tr><th class="{"gopskit-gone" if i in gone_rows else ""}">{escape(str(label))}</th>{cells}</tr>')
@@ -98,8 +152,85 @@ def render_matrix_html(report: MatrixReport, row_labels, col_labels, shown_steps
 
 
 def mix_text(mix, labels) -> str:
-    """A mixed strategy in words: ``'heads 0.5, tails 0.5'`` (zero weights left out)."""
-    return ", ".join(f"{label} {p:.3g}" for label, p in zip(labels, mix) if p > 1e-9)
+    """A strategy in words: ``'heads 1/2, tails 1/2'`` (zero weights left out), or ``'always tails'``."""
+    weights = [(label, clean(p)) for label, p in zip(labels, mix) if clean(p) > 1e-9]
+    if len(weights) == 1:
+        return f"always {weights[0][0]}"
+    return ", ".join(f"{label} {number(p)}" for label, p in weights)
+
+
+def matrix_text(payoffs, row_labels=None, col_labels=None) -> str:
+    """The matrix as the explorer's text box shows it: optional label line and label column.
+
+    >>> print(matrix_text([[0, -1], [1, 0]], ("rock", "paper"), ("rock", "paper")))
+    :         rock  paper
+    rock         0     -1
+    paper        1      0
+    """
+    cells = [[number(v, places=4) for v in row] for row in np.asarray(payoffs, float)]
+    if row_labels is None:
+        return "\n".join(" ".join(row) for row in cells)
+    width = max(6, *(len(str(x)) for x in (*row_labels, *col_labels))) + 1
+    head = ":".ljust(width) + "".join(_word(c).rjust(width) for c in col_labels)
+    body = [_word(r).ljust(width) + "".join(c.rjust(width) for c in row) for r, row in zip(row_labels, cells)]
+    return "\n".join([head, *body])
+
+
+def parse_labelled_matrix(text: str):
+    """``(payoffs, row labels, column labels)`` from what the text box holds.
+
+    Plain rows of numbers work (labels are then ``None``); so does the
+    labelled layout of :func:`matrix_text`: a first line starting with
+    ``:`` names the columns, and a row may start with a one-word name
+    (``_`` stands for a space: ``bid_3`` is the label ``bid 3``).
+
+    >>> payoffs, rows, cols = parse_labelled_matrix(": L R\\nup 3 0\\ndown 5 1")
+    >>> payoffs.tolist(), rows, cols
+    ([[3.0, 0.0], [5.0, 1.0]], ('up', 'down'), ('L', 'R'))
+    """
+    lines = [line for line in str(text).strip().splitlines() if line.strip()]
+    cols = None
+    if lines and lines[0].lstrip().startswith(":"):
+        cols = tuple(x.replace("_", " ") for x in lines[0].lstrip()[1:].replace(",", " ").split())
+        lines = lines[1:]
+    names, numbers_only = [], []
+    for line in lines:
+        parts = line.replace(",", " ").split()
+        if parts and not _is_number(parts[0]):
+            names.append(parts[0].replace("_", " "))
+            parts = parts[1:]
+        else:
+            names.append(None)
+        numbers_only.append(" ".join(parts))
+    payoffs = parse_matrix("\n".join(numbers_only))
+    m, n = payoffs.shape
+    if cols is not None and len(cols) != n:
+        raise GopsError(f"the label line names {len(cols)} columns but each row has {n} payoffs")
+    rows = tuple(name or f"r{i + 1}" for i, name in enumerate(names)) if any(names) else None
+    if cols is not None and rows is None:
+        rows = tuple(f"r{i + 1}" for i in range(m))
+    if rows is not None and cols is None:
+        cols = tuple(f"c{j + 1}" for j in range(n))
+    return payoffs, rows, cols
+
+
+def _word(label) -> str:
+    return str(label).replace(" ", "_")
+
+
+def _read_number(text: str) -> float:
+    value = float(Fraction(text))
+    if not np.isfinite(value) or abs(value) > 1e9:
+        raise ValueError(text)
+    return value
+
+
+def _is_number(text: str) -> bool:
+    try:
+        _read_number(text)
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
 
 
 # ----------------------------------------------------- strategy explorer ---

@@ -3,7 +3,9 @@
 Each explorer is a view (STYLE.md point 8): controls in, a status line, an
 HTML picture out; :meth:`reset` puts the controls back to how it opened. The
 numbers come from :mod:`gopskit.widgets.explore_data` and the solvers, the
-figures from :mod:`gopskit.viz.figures`.
+figures from :mod:`gopskit.viz.figures`, and every number on screen is
+written by :mod:`gopskit.numbers`. An error replaces what was shown: a
+picture never stays under a message saying its input was refused.
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ from __future__ import annotations
 from html import escape
 
 import ipywidgets as widgets
+import numpy as np
 import traitlets
 
 from ..errors import GopsError
+from ..numbers import number, signed, significant
 from ._guard import guarded
 from .assets import style_html
 from .explore_data import (
-    ALGORITHMS, bid_table, goofspiel_solution, learning_trace, matrix_report, mix_text, parse_cards,
-    parse_matrix, preset, preset_names, render_matrix_html,
+    ALGORITHMS, bid_table, goofspiel_solution, learning_trace, matrix_report, matrix_text, mix_text, parse_cards,
+    parse_labelled_matrix, preset, preset_names, render_matrix_html, steps_text, survivors_after,
 )
 
 _WIDE = widgets.Layout(width="auto", min_width="240px")
@@ -53,7 +57,12 @@ class Explorer(widgets.VBox):
     crash_advice = ""
 
     def _show_error(self, text: str) -> None:
+        self._clear()
         self._say(text, error=True)
+
+    def _clear(self) -> None:
+        """Remove every output drawn from the last good input (subclasses add theirs)."""
+        self._picture.value = ""
 
     def _record_click_ms(self, ms: float) -> None:
         self.last_click_ms = ms
@@ -102,40 +111,64 @@ class MatrixExplorer(Explorer):
             self.game.value = "Type your own"  # its observer refreshes with the typed matrix
             return
         if self.game.value == "Type your own":
-            payoffs = parse_matrix(self.text.value or "1 -1\n-1 1")
-            labels = (tuple(f"r{i + 1}" for i in range(payoffs.shape[0])), tuple(f"c{j + 1}" for j in range(payoffs.shape[1])))
+            payoffs, rows, cols = parse_labelled_matrix(self.text.value or "1 -1\n-1 1")
+            if rows is None:  # plain numbers: keep the names on screen if the shape still fits
+                old_rows, old_cols = self.labels
+                same = (len(old_rows), len(old_cols)) == payoffs.shape
+                rows = old_rows if same else tuple(f"r{i + 1}" for i in range(payoffs.shape[0]))
+                cols = old_cols if same else tuple(f"c{j + 1}" for j in range(payoffs.shape[1]))
+            labels = (tuple(rows), tuple(cols))
         else:
             payoffs, *labels = preset(self.game.value)
-            self.text.value = "\n".join(" ".join(f"{v:g}" for v in row) for row in payoffs)
+            self.text.value = matrix_text(payoffs, *labels)
         self.report, self.labels = matrix_report(payoffs), tuple(labels)
         self.steps.max = self.play.max = len(self.report.steps)
         self.steps.value = self.play.value = 0
-        self._draw_steps()
         self._draw_summary()
+        self._draw_steps()
 
+    def _clear(self) -> None:
+        super()._clear()
+        self.report = None
+        self._table.value = self._summary.value = ""
+
+    @guarded
     def _draw_steps(self) -> None:
-        if self.report is None:
-            return
-        shown = self.steps.value
-        self._table.value = render_matrix_html(self.report, *self.labels, shown)
-        left = len(self.report.steps) - shown
-        self._say(f"{shown} of {len(self.report.steps)} dominated strategies struck out" +
-                  (f"; press play or drag the slider to strike {left} more." if left else "."))
-
-    def _draw_summary(self) -> None:
+        """The table, the status and the payoff picture, all of the game as it stands after the steps shown."""
         from ..viz.figures import payoff_lines_figure
 
+        if self.report is None:
+            return
+        r, (rows, cols), shown = self.report, self.labels, self.steps.value
+        self._table.value = render_matrix_html(r, rows, cols, shown)
+        self._say(steps_text(r, shown))
+        live_rows, live_cols = survivors_after(r, shown)
+        A = r.payoffs[np.ix_(live_rows, live_cols)]
+        fig = payoff_lines_figure(A, -A, [rows[i] for i in live_rows], [cols[j] for j in live_cols],
+                                  _renormalised(r.row_mix, live_rows), _renormalised(r.col_mix, live_cols))
+        self._picture.value = _svg(fig)
+
+    def _draw_summary(self) -> None:
         r, (rows, cols) = self.report, self.labels
+        size = f"{_count(len(r.rows), 'row')} × {_count(len(r.cols), 'column')}"
+        left = (f"Left after {_count(len(r.steps), 'step')} of dominance: {size}." if r.steps
+                else f"Nothing is strictly dominated: all {size} stay.")
         self._summary.value = (
-            f'<div class="gopskit-summary"><h3>Value {r.value:.4g}</h3>'
+            f'<div class="gopskit-summary"><h3>Value {escape(number(r.value))}</h3>'
             f"<div>Row player plays: {escape(mix_text(r.row_mix, rows))}</div>"
             f"<div>Column player plays: {escape(mix_text(r.col_mix, cols))}</div>"
-            f"<div>Survivors of dominance: {len(r.rows)} rows × {len(r.cols)} columns</div></div>"
+            f"<div>{escape(left)}</div></div>"
         )
-        A = r.payoffs[sorted(r.rows)][:, sorted(r.cols)]
-        fig = payoff_lines_figure(A, -A, [rows[i] for i in sorted(r.rows)], [cols[j] for j in sorted(r.cols)],
-                                  r.row_mix[sorted(r.rows)], r.col_mix[sorted(r.cols)])
-        self._picture.value = _svg(fig)
+
+
+def _renormalised(mix, keep) -> np.ndarray:
+    """The equilibrium mix on the strategies still in play (a struck strategy has weight 0 in it)."""
+    part = np.asarray(mix, float)[list(keep)]
+    return part / part.sum() if part.sum() > 0 else np.full(len(part), 1 / len(part))
+
+
+def _count(k: int, one: str) -> str:
+    return f"{k} {one}" if k == 1 else f"{k} {one}s"
 
 
 # ------------------------------------------------------------ strategy ---
@@ -182,16 +215,30 @@ class StrategyExplorer(Explorer):
         solution = goofspiel_solution(n, self.objective.value, self.ties.value)
         table, values, before = bid_table(solution, hand, opp, prizes, self.lead.value, self.pot.value)
         self.table = table
-        unit = "points ahead (expected)" if self.objective.value == "points" else "chance of winning minus losing"
-        self._say(f"Value before the prize is turned: {_signed(before, 3)} ({unit}). "
-                  + "By prize: " + ", ".join(f"{p}: {_signed(v, 2)}" for p, v in zip(prizes, values)))
+        self._say(value_text(before, values, prizes, self.objective.value,
+                             symmetric=hand == opp and self.lead.value == 0 and self.pot.value == 0))
         self._picture.value = _svg(heatmap_figure(table, hand, prizes))
 
+    def _clear(self) -> None:
+        super()._clear()
+        self.table = None
 
-def _signed(value: float, digits: int) -> str:
-    """``+0.25``, ``-1.00``, and ``0.00`` rather than ``-0.00``."""
-    value = 0.0 if abs(value) < 0.5 * 10**-digits else value
-    return f"{value:+.{digits}f}" if value else f"{0:.{digits}f}"
+
+def value_text(before: float, values, prizes, objective: str, symmetric: bool = False) -> str:
+    """The strategy explorer's status line: the position's worth, before and after the prize is turned.
+
+    >>> value_text(0.0, [0.0, 0.0], (1, 2), "points", symmetric=True)[:60]
+    'Worth 0 to you before the prize is turned (expected points a'
+    >>> value_text(0.5, [1.0, 0.0], (1, 2), "points").split(". ")[1]
+    'Once the prize is turned: prize 1 +1, prize 2 0.'
+    """
+    unit = "expected points ahead" if objective == "points" else "chance of winning minus chance of losing"
+    text = f"Worth {signed(before)} to you before the prize is turned ({unit}). "
+    if all(number(v) == "0" for v in values):
+        why = (": both hold the same cards with no lead and no pot, so neither has an edge (symmetry)"
+               if symmetric else "")
+        return text + f"It stays worth 0 whichever prize is turned{why}."
+    return text + "Once the prize is turned: " + ", ".join(f"prize {p} {signed(v)}" for p, v in zip(prizes, values)) + "."
 
 
 # ------------------------------------------------------------ learning ---
@@ -223,6 +270,10 @@ class LearningExplorer(Explorer):
         self.game.value, self.algorithm.value, self.iterations.value = self._initial
         self.refresh()
 
+    def _clear(self) -> None:
+        super()._clear()
+        self.trace = None
+
     @guarded
     def refresh(self) -> None:
         payoffs, rows, _cols = preset(self.game.value)
@@ -239,7 +290,7 @@ class LearningExplorer(Explorer):
             return
         upto = max(1, round(len(t.iterations) * self.frame.value / self.frames))
         self._say(f"{self.algorithm.value}: iteration {t.iterations[upto - 1]}, "
-                  f"exploitability {t.exploitability[upto - 1]:.4f}" +
+                  f"exploitability {significant(t.exploitability[upto - 1], 3)}" +
                   ("" if t.strategies is None else f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels)}"))
         fig = convergence_figure(t.iterations, t.exploitability, t.strategies, t.labels, upto=upto,
                                  title=f"{self.algorithm.value}" + ("" if t.strategies is None else f" on {self.game.value}"))
