@@ -79,8 +79,8 @@ ENTRY_FOLDER = "/entry"
 FOLDER_BYTES = 16 * 2**20
 MAX_PROCESSES = 16  # threads count too
 MAX_OPEN_FILES = 64
-MAX_RESTARTS = 12
-_LOAD_GRACE = 5.0
+MAX_RESTARTS = 8
+_LOAD_GRACE = 2.0
 _MAX_REPLY_BYTES = 8 * 2**20
 _PIPE_BYTES = 2**20
 
@@ -326,21 +326,25 @@ class SandboxWorker:
         self._waiting: list = []
         self._buffer = b""
         self._death: str | None = None
+        self._load_crashed = False
         self._reading: _Reading | None = None
 
     # -- life cycle --------------------------------------------------------
     def start(self) -> bool:
         """Start the process and load the file; return True when it is ready to play.
 
-        A process found dead (it exited between batches) is restarted, and
-        counted as a restart.
+        A file that failed to load is not tried again. A process found dead
+        (it exited between batches) is replaced by a fresh one.
         """
-        if self.process is not None:
-            if self.load_error is not None or self.process.poll() is None:
-                return self.load_error is None
-            self._death = self._death_reason()
-            self._stop()
+        if self.load_error is not None and not self._load_crashed:
+            return False
+        if self.load_error is not None:  # it died while loading (not the file's fault): try again
+            self.load_error, self._load_crashed = None, False
             self.restarts += 1
+        if self.process is not None:
+            if self.process.poll() is None:
+                return True
+            self._stop()
         self.process = self._spawn()
         self._buffer = b""
         _widen_pipes(self.process)
@@ -355,6 +359,7 @@ class SandboxWorker:
             self.generation += 1
         else:
             self.load_error = _load_problem(hello)
+            self._load_crashed = isinstance(hello, Reply) and hello.error == "crash"
             self._stop()
         return self.load_error is None
 
@@ -450,7 +455,17 @@ class SandboxWorker:
         """
         self._waiting = [key for key, _, _ in items]
         self._reading = None
-        if not items or self.withdrawn or not self.start():
+        if not items or self.withdrawn:
+            return
+        if self.process is not None and self.load_error is None and self.process.poll() is not None:
+            self._death = self._death_reason() + " (between moves)"
+            self._stop()  # died since its last batch: these games are forfeits; the next batch restarts it
+            return
+        if not self.start():
+            return
+        if self._buffer or _readable(self.process.stdout.fileno()):
+            self._death = "wrote on the tournament's pipe between moves and was stopped"
+            self._stop()
             return
         left = (self.limits.max_timeouts - self.timeouts) if self.limits.max_timeouts is not None else 1 << 30
         message = {"op": "play", "timeouts_left": left, "items": items}
@@ -483,11 +498,13 @@ class SandboxWorker:
         if self.withdrawn and reading is None:
             return {k: Reply(error="withdrawn", detail=self._withdrawn_detail()) for k in waiting}
         if reading is None:  # the process died before the batch could be sent
-            problem = Reply(error="crash", detail=self._death or "its Python process stopped")
+            problem = Reply(error="crash", detail=(self._death or "its Python process stopped")[:400])
             self._death = None
             self.restarts += 1
             return {k: problem for k in waiting}
         replies, problem = reading.replies, reading.problem
+        if reading.discard:
+            replies = {}  # it broke the protocol: none of this batch's answers can be trusted
         if problem is not None:
             self._stop()
             self.restarts += 1
@@ -551,12 +568,16 @@ class SandboxWorker:
         if line[:1] == b"d":
             self._keep_output(_json(line[1:]) or {})
             reading.done = True
-            if len(reading.replies) < len(reading.keys):
-                reading.fail(Reply(error="crash", detail="gave no answer"))
+            if self._buffer:
+                reading.fail(Reply(error="crash", detail="wrote something that is not an answer on the "
+                                   "tournament's pipe"), discard=True)
+            elif len(reading.replies) < len(reading.keys):
+                reading.fail(Reply(error="crash", detail="gave no answer"), discard=True)
             return
         reply = _parse_reply(line)
         if len(reading.replies) >= len(reading.keys) or reply is None:
-            reading.fail(Reply(error="crash", detail="sent something that is not an answer"))
+            reading.fail(Reply(error="crash", detail="wrote something that is not an answer on the "
+                               "tournament's pipe"), discard=True)
             return
         reading.replies[reading.keys[len(reading.replies)]] = reply
         reading.deadline = now + parent_deadline(self.limits.time_limit)
@@ -622,10 +643,12 @@ class _Reading:
     replies: dict = dataclasses.field(default_factory=dict)
     problem: Reply | None = None
     done: bool = False
+    discard: bool = False
 
-    def fail(self, problem: Reply) -> None:
+    def fail(self, problem: Reply, discard: bool = False) -> None:
         if self.problem is None:
             self.problem = problem
+        self.discard = self.discard or discard
 
 
 def collect_all(workers) -> list[dict]:

@@ -1,0 +1,23 @@
+"""Hostile: switches the fence off, then runs `id` and a shell that writes outside its folder."""
+import os
+import sys
+
+def open_fence():
+    """Walk up the stack to the worker's fence module and switch the audit hook off."""
+    frame = sys._getframe()
+    while frame is not None:
+        fence = frame.f_locals.get("fence")
+        if fence is not None and hasattr(fence, "Fence"):
+            fence.Fence.__call__ = lambda self, event, args: None
+            return
+        frame = frame.f_back
+    raise RuntimeError("no fence found on the stack")
+
+
+
+def strategy(observation):
+    open_fence()
+    status = os.system("id; echo escaped > /tmp/gopskit-hostile-marker-system")
+    if status != 0:
+        raise OSError(f"os.system failed with status {status}")
+    return observation.prize

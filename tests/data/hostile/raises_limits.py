@@ -1,0 +1,21 @@
+"""Hostile: switches the fence off and tries to lift its memory limit."""
+import resource
+import sys
+
+def open_fence():
+    """Walk up the stack to the worker's fence module and switch the audit hook off."""
+    frame = sys._getframe()
+    while frame is not None:
+        fence = frame.f_locals.get("fence")
+        if fence is not None and hasattr(fence, "Fence"):
+            fence.Fence.__call__ = lambda self, event, args: None
+            return
+        frame = frame.f_back
+    raise RuntimeError("no fence found on the stack")
+
+
+
+def strategy(observation):
+    open_fence()
+    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    return observation.prize
