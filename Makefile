@@ -7,12 +7,12 @@ PORT ?= 8866
 JOBS ?= 2
 BIN := $(VENV)/bin
 
-.PHONY: serve test setup setup-dev browser postgres clean
+.PHONY: serve test setup setup-dev browser postgres bwrap clean
 
 serve: $(VENV)/.installed
 	$(BIN)/gopskit serve --port $(PORT)
 
-test: $(VENV)/.installed-dev browser postgres
+test: $(VENV)/.installed-dev browser postgres bwrap
 	$(BIN)/python -m pytest $(wildcard tests lessons notebooks) --nbval-lax -p no:cacheprovider -n $(JOBS) --dist loadfile $(PYTEST_ARGS)
 
 setup: $(VENV)/.installed
@@ -33,6 +33,10 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 # The browser tests drive Debian's Chromium; install it when we can (root with apt-get).
 browser:
 	@bash tests/ensure_chromium.sh
+
+# Students' strategies run under bubblewrap (the OS sandbox); install Debian's when we can.
+bwrap:
+	@bash tests/ensure_bwrap.sh
 
 # The classroom store is tested on a real PostgreSQL too; install Debian's when we can.
 postgres:
