@@ -2,7 +2,8 @@
 
 For people without a browser. The human is player 1 and types a card for
 each prize; anything else gets a message saying what is allowed, and the
-question again. End of input (Ctrl-D) stops the game politely.
+question again. ``quit`` or end of input (Ctrl-D) stops the game politely
+(not ``q``: that is the Queen).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def _ask(prompt: str, legal, read) -> int | None:
         if text is None:
             return None
         text = text.strip()
-        if text.lower() in ("q", "quit", "exit"):
+        if text.lower() in ("quit", "exit"):  # not "q": Q is the Queen
             return None
         try:
             card = parse_rank(text)
@@ -32,7 +33,7 @@ def _ask(prompt: str, legal, read) -> int | None:
             card = None
         if card in legal:
             return card
-        print(f"  {text!r} is not a card you hold. Type one of: {', '.join(map(card_name, legal))} (or q to quit).")
+        print(f"  {text!r} is not a card you hold. Type one of: {', '.join(map(card_name, legal))} (or quit to stop).")
 
 
 def _input(prompt):
@@ -49,7 +50,7 @@ def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, rea
     agents = seat_agents(rules, [human, machine])
     state = start_game(rules, agents, seed)
     print(f"Goofspiel with {cards} cards against the {machine.name} bot. Highest bid wins the prize; "
-          f"ties: {ties}. Type a card (A, 2-10, J, Q, K) for each prize.")
+          f"ties: {ties}. Type a card (A, 2-10, J, Q, K) for each prize, or quit to stop.")
     while not state.is_terminal():
         obs = state.observation(0)
         offer = " + ".join(card_name(c) for c in obs.offer)

@@ -460,3 +460,157 @@ def test_the_oracle_reads_names_off_card_faces():
     row = parse(board._table.value).first("gopskit-held")
     assert faces(row) and all(isinstance(n, str) for n in faces(row) if n is not None)
     assert a_card("8") == "an 8"
+
+
+# ------------------------------------------- the oracle can fail: old defects ---
+from gopskit.games.divide_and_conquer import Trick  # noqa: E402
+from gopskit.games.goofspiel import TurnResult  # noqa: E402
+from gopskit.games.gops_for_three import BidResult  # noqa: E402
+from gopskit.widgets.views.divide_and_conquer import DivideAndConquerView  # noqa: E402
+from gopskit.widgets.views.gooseberry_fool import GooseberryFoolView  # noqa: E402
+from gopskit.widgets.views.gops_for_three import GopsForThreeView  # noqa: E402
+from gopskit.widgets.views.table import CardTableView  # noqa: E402
+from gopskit.widgets.views.throps import ThropsView  # noqa: E402
+
+
+def _caught(game, options=None, seeds=range(8)):
+    """True when the oracle rejects at least one of these seeded games."""
+    for seed in seeds:
+        try:
+            Oracle(game, options or {}, seed).play()
+        except AssertionError:
+            return True
+    return False
+
+
+def _patch_seat(monkeypatch, view_class, change):
+    original = view_class.seat
+
+    def seat(self, state, obs, player, viewer):
+        return change(original(self, state, obs, player, viewer), state, obs, player)
+    monkeypatch.setattr(view_class, "seat", seat)
+
+
+def test_oracle_catches_a_gooseberry_panel_without_the_middling_bonus(monkeypatch):
+    def old(seat, state, obs, player):
+        seat.score = str(obs.points[player])
+        return seat
+    _patch_seat(monkeypatch, GooseberryFoolView, old)
+    assert _caught("gooseberry-fool")
+
+
+@pytest.mark.parametrize("view_class,game", [(GooseberryFoolView, "gooseberry-fool"),
+                                             (DivideAndConquerView, "divide-and-conquer")])
+def test_oracle_catches_won_nothing_yet_after_tricks_were_taken(monkeypatch, view_class, game):
+    def old(seat, state, obs, player):
+        seat.won = []
+        return seat
+    _patch_seat(monkeypatch, view_class, old)
+    assert _caught(game)
+
+
+def test_oracle_catches_a_gops_for_three_panel_showing_the_prize_total(monkeypatch):
+    def old(seat, state, obs, player):
+        seat.score = str(obs.totals[player])
+        return seat
+    _patch_seat(monkeypatch, GopsForThreeView, old)
+    assert _caught("gops-for-three")
+
+
+def test_oracle_catches_explanations_that_misname_cards():
+    three_aces = BidResult(0, 0, (5,), ("A+", "A+", "A-"), None, "rebid", "triple", (0, 1, 2))
+    with pytest.raises(AssertionError, match="A↑"):
+        check_explanation("gops-for-three", three_aces, "All three bid A high: everyone bids again for the 5♦.", 3)
+    check_explanation("gops-for-three", three_aces, three_aces.explain(), 3)
+    turn = TurnResult(0, 1, (1,), (2, 1), 0, 1, "won")
+    with pytest.raises(AssertionError, match="'A'"):
+        check_explanation("goofspiel", turn, "Player 1 wins the 1 with a 2 (player 2 bid 1).", 2)
+    check_explanation("goofspiel", turn, turn.explain(), 2)
+    eight = TurnResult(0, 1, (1,), (8, 1), 0, 1, "won")
+    with pytest.raises(AssertionError, match="article"):
+        check_explanation("goofspiel", eight, "Player 1 wins the A with a 8 (player 2 bid A).", 2)
+    assert "with an 8" in eight.explain()
+    queen = Trick(0, 0, (9, 12), 1, "higher")
+    with pytest.raises(AssertionError, match="Queen"):
+        check_explanation("divide-and-conquer", queen, "Player 2's Q beats player 1's 9: higher, and 9 neither divides Q nor is one less.", 2)
+    check_explanation("divide-and-conquer", queen, queen.explain(), 2)
+
+
+def test_oracle_catches_a_trick_announced_after_the_last(monkeypatch):
+    monkeypatch.setattr(DivideAndConquerView, "centre",
+                        lambda self, state, obs: ([], f"Half {obs.half + 1} of {obs.halves}, trick {obs.trick + 1}."))
+    assert _caught("divide-and-conquer", seeds=range(1))
+
+
+def test_oracle_catches_cards_changing_suit_when_the_hands_swap(monkeypatch):
+    monkeypatch.setattr(DivideAndConquerView, "card", CardTableView.card)
+    assert _caught("divide-and-conquer", seeds=range(2))
+
+
+def test_oracle_catches_a_chart_drawn_from_zero_straight_to_the_end(monkeypatch):
+    monkeypatch.setattr(GopsForThreeView, "points_by_turn", lambda self, state: [[0.0, float(s)] for s in state.scores()])
+    assert _caught("gops-for-three", seeds=range(1))
+
+
+def test_oracle_catches_the_goose_under_two_names(monkeypatch):
+    original = GooseberryFoolView.name
+    monkeypatch.setattr(GooseberryFoolView, "name", lambda self, card, seat=None: "JK" if card == "JK" else original(self, card, seat))
+    assert _caught("gooseberry-fool")
+
+
+def test_oracle_catches_a_winner_captioned_wins_instead_of_by_name(monkeypatch):
+    import gopskit.widgets.views.table as table
+
+    real = table.render_card
+
+    def render(*args, note="", classes="", **kwargs):
+        return real(*args, note="wins" if "gopskit-winner" in classes else note, classes=classes, **kwargs)
+    monkeypatch.setattr(table, "render_card", render)
+    assert _caught("raj", seeds=range(1))
+
+
+def test_oracle_catches_goose_takers_drawn_as_playing_cards(monkeypatch):
+    monkeypatch.setattr(GooseberryFoolView, "hand", CardTableView.hand)
+    monkeypatch.setattr(GooseberryFoolView, "choice_title", lambda self, state, seat, names: f"{names[seat]}’s hand")
+    assert _caught("gooseberry-fool", seeds=range(12))
+
+
+def test_oracle_catches_tooltips_that_drop_the_suit(monkeypatch):
+    monkeypatch.setattr(ThropsView, "name", lambda self, card, seat=None: self.face(card)[0])
+    assert _caught("throps", seeds=range(1))
+
+
+# ---------------------------------------------------------------- Raj seats ---
+def test_raj_opens_against_two_different_bots_one_of_them_random():
+    from gopskit.agents import make_agent
+
+    board = make_board("raj", seed=0)
+    bots = board.seats[1:]
+    assert board.seats[0] == "human" and len(set(bots)) == len(bots) == 2
+    assert any(make_agent(b).classifier["stochastic"] for b in bots)
+
+
+def test_a_person_clicking_at_random_can_lose_at_raj():
+    results = []
+    for seed in range(12):
+        board = make_board("raj", seed=seed)
+        rng = random.Random(seed)
+        while not board.finished:
+            board._slot_clicked(rng.choice([i for i, c in enumerate(board._hand_cards) if c.legal]))
+            board.confirm()
+        results.append(0 in board.state.winners())
+    assert not all(results), "the person won every game against the default opponents"
+
+
+# ---------------------------------------------------------------- terminal ---
+def test_terminal_game_names_cards_as_the_boards_do(capsys):
+    from gopskit.terminal import play_in_terminal
+
+    answers = iter(["13", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A"])
+    play_in_terminal(cards=13, seed=3, read=lambda _prompt: next(answers, None))
+    out = capsys.readouterr().out
+    assert "'13' is not a card you hold" not in out or "Type one of: A, 2" in out
+    assert not BAD_ARTICLES.search(out), out
+    assert not re.search(r"wins? the 1[1-3]\b|with an? 1[1-3]\b|bid 1[1-3]\b", out), out
+    assert "Game stopped" not in out, "typing Q (the Queen) stopped the game"
+    assert "with an 8" in out or "bid 8" in out
