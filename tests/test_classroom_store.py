@@ -329,3 +329,71 @@ def test_every_kind_of_game_plays_through_the_store(store, game, options):
     assert last.status == "finished"
     record = store.export(room.teacher_key).records()[0]
     assert list(replay_record(record).scores()) == list(last.scores)
+
+
+# ------------------------------------------------ look-alike names, odd input ---
+CYRILLIC_A, GREEK_ALPHA, GREEK_NU = "\u0410", "\u0391", "\u039d"
+
+
+@pytest.mark.parametrize("twin", [
+    CYRILLIC_A + "nn",                  # a Cyrillic A in a Latin word: refused even alone
+    GREEK_ALPHA + GREEK_NU + GREEK_NU,   # all Greek capitals, drawn exactly like ANN
+    "\uff21\uff4e\uff4e",               # full-width Ａｎｎ
+    "ANN",
+])
+def test_a_name_that_looks_like_one_in_the_room_is_refused(store, twin):
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    store.join(room.code, "Ann")
+    with pytest.raises(RoomError, match="taken|mixes Latin letters"):
+        store.join(room.code, twin)
+    assert [p["name"] for p in store.overview(room.teacher_key).players] == ["Ann"]
+
+
+def test_a_mixed_alphabet_word_is_refused_with_the_letter_named(store):
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    with pytest.raises(RoomError, match="mixes Latin letters with Cyrillic ones"):
+        store.join(room.code, CYRILLIC_A + "nn")
+    store.join(room.code, "Ann")
+    with pytest.raises(RoomError, match="it looks just like 'Ann'"):
+        store.join(room.code, GREEK_ALPHA + GREEK_NU + GREEK_NU)
+
+
+def test_names_in_other_alphabets_join_and_can_be_challenged(store):
+    room = store.create_room("goofspiel", {"num_cards": 2}, pairing="challenge", auto_pair=False)
+    ann = store.join(room.code, "Ann")
+    anna = store.join(room.code, "\u0410\u043d\u043d\u0430")  # Анна: Cyrillic, not a look-alike of Ann
+    sofia = store.join(room.code, "\u03a3\u03bf\u03c6\u03af\u03b1")  # Σοφία
+    assert {anna.name, sofia.name} == {"\u0410\u043d\u043d\u0430", "\u03a3\u03bf\u03c6\u03af\u03b1"}
+    assert store.challenge(ann.player_key, "\u03a3\u03bf\u03c6\u03af\u03b1")
+    assert store.challenge(sofia.player_key, "ann")
+
+
+@pytest.mark.parametrize("ply, fragment", [("0", "turn number"), (1.0, "turn number"), (True, "turn number"),
+                                           (-1, "turn number")])
+def test_submit_with_a_badly_typed_ply_is_a_clear_refusal(store, ply, fragment):
+    room, players, seats = seat_two(store)
+    before = store.seat_view(seats["Ann"])
+    move = before.observation["legal_moves"][0]
+    with pytest.raises(IllegalMoveError, match=fragment):
+        store.submit(seats["Ann"], move, ply=ply)
+    assert store.seat_view(seats["Ann"]).my_move is None
+
+
+def test_submit_of_garbage_moves_is_a_clear_refusal(store):
+    import numpy as np
+
+    room, players, seats = seat_two(store)
+    for garbage in (np.array([1, 2]), 1.5, None, {"card": 1}, [1]):
+        with pytest.raises(IllegalMoveError, match="not a move"):
+            store.submit(seats["Ann"], garbage)
+    view = store.submit(seats["Ann"], np.int64(store.seat_view(seats["Ann"]).observation["legal_moves"][0]), ply=np.int64(0))
+    assert view.my_move is not None
+
+
+def test_the_name_skeleton_examples_hold():
+    import doctest
+
+    from gopskit.classroom import names
+
+    result = doctest.testmod(names)
+    assert result.attempted >= 4 and result.failed == 0

@@ -12,6 +12,7 @@ import numpy as np
 from .db import Tx
 from .errors import RoomError
 from .gameplay import room_row, rules_for
+from .names import name_key
 from .rooms import create_table, player_by_key, waiting_players
 from .tokens import new_id
 
@@ -25,7 +26,7 @@ def challenge(tx: Tx, player_key: str, target_name: str, now: float) -> str:
     if room["status"] != "open":
         raise RoomError("the room has ended")
     target = tx.one("SELECT * FROM players WHERE room = ? AND name_key = ? AND status = 'active'",
-                    (room["code"], " ".join(str(target_name).split()).casefold()))
+                    (room["code"], name_key(str(target_name))))
     if target is None:
         raise RoomError(f"nobody called {target_name!r} is in this room")
     if target["id"] == me["id"]:

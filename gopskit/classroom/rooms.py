@@ -30,6 +30,7 @@ from ..games import available_games, rules_class
 from .db import Tx
 from .errors import AccessError, RoomError
 from .gameplay import PLAYING, advance, dumps, reclaim_seats, room_row, rules_for, table_state
+from .names import mixed_script, name_key, normal_name
 from .pairing import PAIRINGS, random_tables, round_robin
 from .tokens import hash_key, new_id, new_key, new_room_code, normal_code
 
@@ -132,28 +133,44 @@ def end_room(tx: Tx, teacher_key: str, now: float) -> int:
 
 # ------------------------------------------------------------- students ---
 def clean_name(name) -> str:
-    """A student's name as shown: trimmed, 1 to 24 printable characters.
+    """A student's name as shown: NFKC-normalised, trimmed, 1 to 24 printable characters, one alphabet a word.
 
     >>> clean_name("  Ada  Lovelace ")
     'Ada Lovelace'
     """
     if not isinstance(name, str):
         raise RoomError("your name is text, like Ada")
-    text = " ".join(name.split())
+    text = normal_name(name)
     if not 1 <= len(text) <= MAX_NAME or any(unicodedata.category(c)[0] == "C" for c in text):
-        raise RoomError(f"a name has 1 to {MAX_NAME} letters, digits or spaces; {name!r} does not fit")
+        raise RoomError(f"a name has 1 to {MAX_NAME} letters, digits or spaces; {_short(name)} does not fit")
+    mixed = mixed_script(text)
+    if mixed:
+        raise RoomError(f"{text!r} mixes Latin letters with {mixed[1]} ones (the {mixed[0]!r} is {mixed[1]}): "
+                        "type each word of your name in one alphabet")
     return text
 
 
+def _short(name: str) -> str:
+    text = repr(name)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def join(tx: Tx, code: str, name: str, now: float) -> tuple[str, str]:
-    """Add a student to the room with this code; return ``(player_id, player_key)``."""
+    """Add a student to the room with this code; return ``(player_id, player_key)``.
+
+    Names are compared by :func:`~gopskit.classroom.names.name_key`, so a name
+    that only looks like one already in the room (another case, full-width
+    letters, a Cyrillic or Greek look-alike letter) counts as taken.
+    """
     room = room_row(tx, normal_code(code), lock="update")
     if room["status"] != "open":
         raise RoomError(f"room {room['code']} has ended; ask your teacher for the new code")
     shown = clean_name(name)
-    key = shown.casefold()
-    if tx.one("SELECT id FROM players WHERE room = ? AND name_key = ?", (room["code"], key)):
-        raise RoomError(f"the name {shown!r} is taken in room {room['code']}: add an initial "
+    key = name_key(shown)
+    taken = tx.one("SELECT name FROM players WHERE room = ? AND name_key = ?", (room["code"], key))
+    if taken:
+        alike = "" if taken["name"] == shown else f" (it looks just like {taken['name']!r}, who is already here)"
+        raise RoomError(f"the name {shown!r} is taken in room {room['code']}{alike}: add an initial "
                         "(if it is you, reload your own page: it keeps your seat)")
     player_id, player_key = new_id(), new_key()
     tx.run("INSERT INTO players (id, room, name, name_key, token_hash, joined_at, last_seen, status) "

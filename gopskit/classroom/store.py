@@ -28,6 +28,10 @@ import dataclasses
 import time
 from collections.abc import Callable
 
+import numpy as np
+
+from ..errors import IllegalMoveError
+from ..games.base import as_move, show
 from . import challenges, export, gameplay, reports, rooms
 from .db import Database, connect
 from .errors import RoomError
@@ -187,8 +191,16 @@ class ClassroomStore:
 
         Raises :class:`~gopskit.errors.IllegalMoveError` (or its subclass
         :class:`~.errors.StaleMoveError`) and changes nothing when the move
-        is illegal, repeated, or for a ply that is over.
+        is illegal, repeated, or for a ply that is over. ``ply`` is a whole
+        number (or None); ``move`` a card number or card name.
         """
+        if ply is not None and (isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or ply < 0):
+            raise IllegalMoveError(f"the turn number (ply) is a whole number from 0, or None for the current turn; "
+                                   f"not {show(ply)}: nothing was played")
+        if as_move(move) is None:
+            raise IllegalMoveError(f"{show(move)} is not a move: a move is a card number or a card name; nothing was played")
+        ply = None if ply is None else int(ply)
+        move = as_move(move)
         self._write(lambda tx, now: gameplay.submit(tx, seat_key, move, ply, now))
         return self.seat_view(seat_key)
 
