@@ -24,6 +24,7 @@ all the oracle reads.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from html.parser import HTMLParser
@@ -32,6 +33,7 @@ import numpy as np
 import pytest
 
 from gopskit.cards import a_card, card_name
+from gopskit.games import replay_record
 from gopskit.games.base import MatchState, seed_sequence
 from gopskit.widgets import make_board
 
@@ -388,6 +390,9 @@ class Oracle:
         assert items == [f"{self.names[p]}: {_num(s)}" for p, s in enumerate(scores)], items
         series = self.replay_table()
         self.check_chart(summary, series)
+        pre = next(n for n in summary.first("gopskit-record").walk() if n.tag == "pre")
+        replayed = replay_record(json.loads(pre.text(skip_cards=False)))
+        assert replayed.scores() == scores and replayed.winners() == winners
 
     def replay_table(self):
         """Replay the turn table through a fresh engine; return each seat's score after every row."""

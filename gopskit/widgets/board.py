@@ -21,6 +21,7 @@ Test hooks (DESIGN.md contract 4): clickable cards have the CSS class
 
 from __future__ import annotations
 
+import json
 from html import escape
 
 import ipywidgets as widgets
@@ -253,7 +254,13 @@ class GameBoard(widgets.VBox):
     def _summary_html(self, names) -> str:
         series = self.view.points_by_turn(self.state)
         chart = points_chart_svg(series, names, title=self.view.chart_title, axis=self.view.chart_axis) if len(series[0]) > 1 else ""
-        return render_summary(names, self.state.scores(), self.state.winners(), chart)
+        return render_summary(names, self.state.scores(), self.state.winners(), chart, extra=self._record_html())
+
+    def _record_html(self) -> str:
+        """The game's record (JSON), folded away under the summary: ``gopskit replay`` reads it back."""
+        record = json.dumps(self.state.record(), default=_plain)
+        return ('<details class="gopskit-record"><summary>Game record (JSON, for <code>gopskit replay</code>)</summary>'
+                f'<pre>{escape(record)}</pre></details>')
 
     def _set_status(self, text: str, error: bool = False) -> None:
         self.status = text
@@ -324,3 +331,9 @@ class GameBoard(widgets.VBox):
                          self._timing]
         self.add_class("gopskit-board")
 
+
+def _plain(value):
+    """JSON for numpy numbers a record may hold."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"a record holds only plain data, not {type(value).__name__}")
