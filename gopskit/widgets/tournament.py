@@ -24,6 +24,7 @@ from ..arena.sandbox import Limits
 from ..arena.tournament import Tournament
 from ..errors import GopsError
 from ..games.goofspiel import Goofspiel
+from .assets import style_html
 
 
 _TABLE_STYLE = (
@@ -95,7 +96,13 @@ class TournamentApp(w.VBox):
         self.run_button.on_click(lambda _: self.run())
         options = w.VBox([self.folder, self.bots, w.HBox([self.cards, self.games]),
                           w.HBox([self.seed, self.time_limit])])
-        super().__init__([options, w.HBox([self.run_button, self.progress]), self.status, self.table, self.plots])
+        header = w.HTML(style_html())  # the boards' stylesheet
+        options.add_class("gopskit-form")
+        self.table.add_class("gopskit-results")
+        super().__init__([header, options, w.HBox([self.run_button, self.progress]), self.status, self.table,
+                          self.plots])
+        self.add_class("gopskit-board")  # the boards' look (gopskit/widgets/style.css)
+        self.add_class("gopskit-tournament")
 
     def entries(self) -> list:
         """The entries the controls describe (notebook functions, the folder's files, the bots)."""

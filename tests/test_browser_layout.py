@@ -1,0 +1,188 @@
+"""Every app on a projector, a laptop and a phone, in a real Chromium through a real Voila server.
+
+One server and one browser for the module; each app is opened once, at
+1920×1080, then the same page is resized to 1280×900 and 380×800. At each
+width:
+
+* no horizontal scroll: ``document.scrollingElement.scrollWidth <= innerWidth``;
+* no label is cut (an ipywidgets label, button or readout whose text is wider
+  than its box: "Away afte…").
+
+At 1920 the text sizes are read with ``getComputedStyle`` over every visible
+text (text inside an SVG counts at its size on screen): nothing under 16 px,
+the apps' body text at 18 px or more (the app's own size, and at least 80 %
+of what is written). Card pictures are left out: they are pictures, and
+their size is the card's.
+
+Nothing leaves the server: every request the page makes goes to the server's
+own address (``data:`` and same-origin ``blob:`` are local); one request
+anywhere else fails the test (the stock Voila page asked a public CDN for
+Font Awesome).
+
+Screenshots of every app at 1280 and 1920 go to the folder named by
+``GOPSKIT_SCREENSHOTS`` (``make screenshots`` points it at ``docs/images``),
+else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from gopskit.serve import background_server, notebooks_dir
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = os.environ.get("GOPSKIT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+LOAD_MS = 90_000
+WIDTHS = ((1920, 1080), (1280, 900), (380, 800))
+SHOT_WIDTHS = (1920, 1280)
+SMALLEST_LABEL = 16.0
+BODY_TEXT = 18.0
+FIRST = ".jp-OutputArea-output .jupyter-widgets:visible, .gopskit-landing, .voila-error"
+
+TEXTS_JS = """
+() => {
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const text = node.textContent.replace(/\\s+/g, ' ').trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest('script, style, noscript, title, .gopskit-cardface, [aria-hidden="true"]')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect();
+    if (box.width < 1 || box.height < 1) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility !== 'visible') continue;
+    let size = parseFloat(style.fontSize);
+    if (el instanceof SVGElement && el.getScreenCTM && el.getScreenCTM()) {
+      const m = el.getScreenCTM(); size *= Math.hypot(m.a, m.b);
+    }
+    texts.push({text: text.slice(0, 50), size: Math.round(size * 10) / 10, chars: text.length,
+                where: el.tagName.toLowerCase() + '.' + (el.getAttribute('class') || '').split(' ').slice(0, 3).join('.')});
+  }
+  const roots = Array.from(document.querySelectorAll('.gopskit-board, .gopskit-classroom-app'))
+    .filter(el => el.getClientRects().length).map(el => parseFloat(getComputedStyle(el).fontSize));
+  return {texts, roots};
+}
+"""
+
+CUT_JS = """
+() => Array.from(document.querySelectorAll('.widget-label, .widget-label-basic, .widget-readout, button, .widget-html-content'))
+  .filter(el => el.getClientRects().length && getComputedStyle(el).textOverflow === 'ellipsis'
+                && el.scrollWidth > el.clientWidth + 1)
+  .map(el => el.innerText.trim().slice(0, 40))
+"""
+
+
+def _apps() -> list[str]:
+    return sorted(p.name for p in notebooks_dir().glob("*.ipynb"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("layout-voila")
+    old = os.environ.get("GOPSKIT_CLASSROOM_DB")
+    os.environ["GOPSKIT_CLASSROOM_DB"] = str(folder / "classroom.sqlite3")  # the classroom pages' store
+    try:
+        with open(folder / "voila.log", "wb") as log, background_server(log=log) as url:
+            yield url
+    finally:
+        if old is None:
+            os.environ.pop("GOPSKIT_CLASSROOM_DB", None)
+        else:
+            os.environ["GOPSKIT_CLASSROOM_DB"] = old
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: the browser tests need it. Install it with "
+                    "`sudo apt-get install -y chromium`, or set GOPSKIT_CHROMIUM.", pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = os.environ.get("GOPSKIT_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def outside_requests(url: str, requests: list[str]) -> list[str]:
+    """The requests that went to another host than the server (``data:`` and same-origin ``blob:`` stay here).
+
+    >>> outside_requests("http://localhost:9", ["http://localhost:9/a.js", "data:,x", "blob:http://localhost:9/u",
+    ...                                         "https://cdn.example.org/fa.css", "blob:https://evil.example/u"])
+    ['https://cdn.example.org/fa.css', 'blob:https://evil.example/u']
+    """
+    home = urlsplit(url).netloc
+    found = []
+    for request in requests:
+        if request.startswith("data:"):
+            continue
+        inner = request[len("blob:"):] if request.startswith("blob:") else request
+        if urlsplit(inner).netloc != home:
+            found.append(request)
+    return found
+
+
+def text_size_problems(measured: dict) -> list[str]:
+    """What is too small at projector size: any text under 16 px, body text under 18 px.
+
+    >>> text_size_problems({"roots": [22.0], "texts": [{"text": "Cards", "size": 13, "chars": 5, "where": "label"},
+    ...                                                 {"text": "x" * 95, "size": 22, "chars": 95, "where": "div"}]})
+    ["13px 'Cards' (label)"]
+    """
+    problems = [f"{t['size']:g}px {t['text']!r} ({t['where']})" for t in measured["texts"] if t["size"] < SMALLEST_LABEL]
+    problems += [f"the app's text is {size:g}px" for size in measured["roots"] if size < BODY_TEXT]
+    total = sum(t["chars"] for t in measured["texts"])
+    body = sum(t["chars"] for t in measured["texts"] if t["size"] >= BODY_TEXT)
+    if total and body < 0.8 * total:
+        problems.append(f"only {body} of {total} characters are at {BODY_TEXT:g}px or more")
+    return problems
+
+
+def _screenshot_name(notebook: str, width: int) -> str:
+    return f"{notebook.removesuffix('.ipynb').replace('_', '-')}-{width}.png"
+
+
+@pytest.mark.parametrize("notebook", _apps())
+def test_every_app_fits_every_width_and_reads_on_a_projector(server, browser, shots, notebook):
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    try:
+        page.goto(f"{server}/voila/render/{notebook}", timeout=LOAD_MS)
+        page.locator(FIRST).first.wait_for(timeout=LOAD_MS)
+        assert page.locator(".voila-error").count() == 0, f"{notebook} shows a Voila error"
+        page.wait_for_load_state("networkidle", timeout=LOAD_MS)
+        problems = []
+        for width, height in WIDTHS:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(250)
+            scroll = page.evaluate("() => [document.scrollingElement.scrollWidth, window.innerWidth]")
+            if scroll[0] > scroll[1]:
+                problems.append(f"at {width}px the page scrolls sideways: {scroll[0]}px wide")
+            problems += [f"at {width}px a label is cut: {text!r}" for text in page.evaluate(CUT_JS)]
+            if width == 1920:
+                problems += [f"at 1920px: {p}" for p in text_size_problems(page.evaluate(TEXTS_JS))]
+            if width in SHOT_WIDTHS:
+                page.screenshot(path=str(shots / _screenshot_name(notebook, width)), full_page=True)
+        problems += [f"a request left the server: {r}" for r in outside_requests(server, requests)]
+        assert not problems, f"{notebook}:\n" + "\n".join(problems)
+    finally:
+        page.close()
