@@ -38,6 +38,27 @@ def _two_up(observation):
     return min(higher) if higher else min(observation.legal_moves)
 
 
+def _strongest(observation):
+    return max(observation.legal_moves)
+
+
+def _raj_risk(card):
+    from gopskit.course import variants
+
+    pairs = [(x, y) for x in range(1, 16) for y in range(1, 16)]
+    return sum(variants.raj_taker([card, x, y], prize=-5) == 0 for x, y in pairs) / len(pairs)
+
+
+def _demo_interval():
+    from gopskit.course import classroom
+
+    row = classroom.demo_tournament().compare("equilibrium", "one-higher")
+    return row["low"], row["high"]
+
+
+_ENDGAME = ([[10, 16], [15, 10]], [[0, 21], [22, 0]])
+
+
 def _beat_random(observation):
     if observation.prize == max(observation.unseen_prizes + (observation.prize,)) and len(observation.hand) > 1:
         return max(observation.legal_moves)
@@ -76,19 +97,23 @@ CASES = {
     "check_bluff_reading": ([0.23, 0.225], [(0.77, "exactly 1"), (0.2, "bidding 2 only"), (0.5, "not it"),
                                             (2, "between 0 and 1")]),
     "check_my_strategy": ([_copy, _beat_random], [(_no_return, "returned None"), (_crash, "raised AttributeError"),
-                                                  (_two_up, "trails the random bot"), (4, "should be a function")]),
+                                                  (_two_up, "trails the random bot"), (4, "should be a function"),
+                                                  (_strongest, "exactly 0")]),
     "check_beats_one_higher": ([_two_up], [(_copy, "one-higher leads you"), (_no_return, "returned None"),
-                                            (_beat, "every game was even")]),
-    "check_winner": (["adaptive"], [("equilibrium", "ranked 2"), ("Adaptive", "name of an entry"),
-                                     ("nobody", "name of an entry")]),
-    "check_most_beaten": (["equilibrium"], [("adaptive", "outscores 5 opponents"), (3, "name of an entry")]),
+                                            (_beat, "only break even")]),
+    "check_cleo_vs_ben": ([2.5, 5 / 2], [(5, "cleo's points"), (-2.5, "ben's lead"), (1, "not cleo's expected lead"),
+                                          ("2.5", "should be a number")]),
+    "check_interval": ([_demo_interval()], [((0, 1), "centred"), ((1, 0), "above the high end"),
+                                             ("low", "two numbers")]),
     "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule")]),
-    "check_kingmaker": ([2, 2.0], [(1, "player 1 bids exactly"), (3, "player 3 bids exactly"), (4, "1, 2 or 3")]),
+    "check_endgame": ([_ENDGAME], [(_ENDGAME[::-1], "swapped"), (([[10, 15], [16, 10]], [[0, 22], [21, 0]]), "rows and columns"),
+                                  ((_ENDGAME[0], [[25, 21], [22, 0]]), "middle"), ("AB", "2 x 2 table")]),
     "check_beats_queen": ([[2, 3, 4, 6], (6, 4, 3, 2), {2, 3, 4, 6}], [
         ([2, 3, 4], "missed 6"), ([2, 3, 4, 6, 5], "5 does not beat the Queen"), ([12], "not one of the other"),
         ([2, 3, 4, 6, 11], "not one of the other"), ("2346", "should be a list")]),
-    "check_raj_taker": ([1, 1.0], [(2, "player 2 bid 7"), (3, "player 3 bid 7"), ("nobody", "12 is left"),
-                                  (0, "1, 2 or 3")]),
+    "check_raj_risk": ([_raj_risk], [(lambda card: ((15 - card) / 15) ** 2, "risk(15) is not 0"),
+                                      (lambda card: 2, "between 0 and 1"), (lambda card: "x", "probability"),
+                                      (3, "should be a function")]),
 }
 
 

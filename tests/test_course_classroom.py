@@ -76,7 +76,8 @@ def test_winner_and_most_beaten_differ_in_the_demo(demo):
 def test_distance_from_equilibrium():
     assert classroom.distance_from_equilibrium(lambda o: o.prize) == pytest.approx(2.0)
     assert classroom.distance_from_equilibrium(...).status == "blank"
-    assert classroom.distance_from_equilibrium(lambda o: None).status == "wrong"
+    assert classroom.distance_from_equilibrium(lambda o: None).status == "blank"  # an unwritten function
+    assert classroom.distance_from_equilibrium(lambda o: o.prize and None).status == "wrong"  # forgets the card
 
 
 def test_submit_and_class_folder(tmp_path, monkeypatch):
@@ -89,7 +90,7 @@ def test_submit_and_class_folder(tmp_path, monkeypatch):
     assert "def" in classroom.submit(lambda o: 1, "lam", folder).message
 
     def broken(observation):
-        return None
+        observation.prize  # noqa: B018 - written, but forgets to return a card
 
     verdict = classroom.submit(broken, "broken", folder)
     assert verdict.status == "wrong" and "None" in verdict.message

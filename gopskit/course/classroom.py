@@ -39,6 +39,7 @@ from .strategies import FunctionAgent
 NUM_CARDS = 4
 DEMO_BOTS = ("random", "match-prize", "one-higher", "adaptive", "equilibrium")
 DEMO_GAMES, DEMO_SEED = 10, 1
+LESSON1_BOTS = ("match-prize", "one-higher", "greedy-high")  # the deterministic bots of lesson 1
 DEMO_FILE = pathlib.Path(__file__).resolve().parents[1] / "data" / "lesson5-demo-tournament.json"
 
 
@@ -131,6 +132,38 @@ def class_tournament(folder, bots=DEMO_BOTS, num_cards: int = NUM_CARDS, games: 
     return _tournament_results(folder, bots, num_cards, games, seed)
 
 
+def demo_pairing(results, first: str, second: str) -> list[float]:
+    """Per deal where ``first`` met ``second``: ``first``'s points minus ``second``'s, averaged over its seatings.
+
+    One *deal* is one seed played from both seats; the deals are independent
+    of each other, the two seatings of one deal are not, so a confidence
+    interval is taken over these numbers (as :meth:`ResultSet.compare` does).
+    """
+    for name in (first, second):
+        results.entry(name)
+    per_deal: dict = {}
+    for game in results.games:
+        seats, points = game["seats"], game["points"]
+        if first in seats and second in seats:
+            per_deal.setdefault(game["seed"], []).append(points[seats.index(first)] - points[seats.index(second)])
+    return [sum(v) / len(v) for _seed, v in sorted(per_deal.items())]
+
+
+def exact_pairing(first: str, second: str, num_cards: int = NUM_CARDS) -> float:
+    """``first``'s exact expected points minus ``second``'s per game (demo names: examples or bots).
+
+    Computed over every prize order and every move, weighted by its
+    probability (:func:`~gopskit.course.strategies.exact_lead`); the example
+    students do not use randomness.
+    """
+    from .strategies import exact_lead
+
+    lead = exact_lead(EXAMPLES.get(first, first), EXAMPLES.get(second, second), num_cards)
+    if not lead.exact:
+        raise GopsError(f"{first} against {second} cannot be enumerated exactly: a side uses randomness")
+    return lead.mean
+
+
 def tournament_winner(results) -> str:
     """The entry ranked first (most points per game)."""
     return results.ranking()[0]["name"]
@@ -152,6 +185,14 @@ class _DeterministicFunction(FunctionAgent):
         return {self.act(observation): 1.0}
 
 
+def bot_distances(bots=LESSON1_BOTS, num_cards: int = NUM_CARDS) -> dict[str, float]:
+    """Each deterministic bot's exploitability (exact): what a perfect opponent wins against it per hand."""
+    from ..agents import make_agent
+    from ..solvers.exploit import agent_exploitability
+
+    return {name: agent_exploitability(make_agent(name), num_cards=num_cards).exploitability for name in bots}
+
+
 def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
     """What a perfect opponent who knows ``strategy`` wins against it per hand (0: an equilibrium).
 
@@ -169,8 +210,8 @@ def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
         return Feedback("Distance", "wrong", f"your strategy could not be measured: {exc}")
 
 
-__all__ = ["DEMO_BOTS", "DEMO_FILE", "EXAMPLES", "NUM_CARDS", "class_folder", "class_tournament", "demo_tournament",
-           "distance_from_equilibrium", "most_opponents_beaten", "run_demo_tournament", "submit",
+__all__ = ["DEMO_BOTS", "DEMO_FILE", "EXAMPLES", "LESSON1_BOTS", "NUM_CARDS", "bot_distances", "class_folder", "class_tournament", "demo_tournament",
+           "demo_pairing", "distance_from_equilibrium", "exact_pairing", "most_opponents_beaten", "run_demo_tournament", "submit",
            "tournament_winner", "write_demo"]
 
 

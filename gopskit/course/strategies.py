@@ -15,15 +15,21 @@ and explains the first thing that went wrong, in a sentence for a beginner.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import itertools
+import random
 from html import escape
+from typing import NamedTuple
 
 import numpy as np
 
+from ..agents import make_agent
 from ..agents.base import Agent
 from ..arena.batch import play_many
+from ..arena.results import mean_interval
 from ..errors import AgentError
-from ..games.goofspiel import Goofspiel
+from ..games.goofspiel import Goofspiel, GoofspielState
 
 
 class FunctionAgent(Agent):
@@ -139,4 +145,125 @@ def trial(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int =
     return TrialTable(f"{name}: {games} games of {num_cards}-card Gops{variant} against each bot", rows)
 
 
-__all__ = ["FunctionAgent", "TrialTable", "as_agent", "strategy_problem", "trial", "try_against"]
+class Lead(NamedTuple):
+    """How far a strategy leads an opponent per game, and how that was found.
+
+    ``exact`` is true when the lead was computed over every prize order and
+    every move of the opponent, weighted by its probabilities (the strategy
+    never used randomness): then ``low == mean == high``. Otherwise ``mean``
+    is the average over ``games`` sampled games and ``low``/``high`` its 95 %
+    confidence interval (Student's t).
+    """
+
+    mean: float
+    low: float
+    high: float
+    exact: bool
+    games: int
+
+    @property
+    def clearly_positive(self) -> bool:
+        """True when the lead is above 0 beyond doubt: exactly, or with the whole interval above 0."""
+        return self.low > 1e-9
+
+    def text(self) -> str:
+        if self.exact:
+            return f"{self.mean:+.2f} points a game (exact: every prize order, every reply)"
+        return (f"{self.mean:+.2f} points a game over {self.games} games "
+                f"(95% interval {self.low:+.2f} to {self.high:+.2f})")
+
+
+class _NotDeterministic(Exception):
+    """The strategy gave two different cards in the same position."""
+
+
+class _DeterministicOpponent(FunctionAgent):
+    """A function seated as the opponent of :func:`exact_lead`: its policy is the one card it bids."""
+
+    def policy(self, observation):
+        card = self.act(observation)
+        if self.act(observation) != card:
+            raise _NotDeterministic
+        return {card: 1.0}
+
+
+def exact_lead(strategy, opponent="random", num_cards: int = 4, *, games: int = 4000, seed: int = 0,
+               **options) -> Lead:
+    """Expected points a game by which ``strategy`` (seat 1) leads ``opponent``, without sampling noise.
+
+    Steps: for every order of the prize deck (all ``num_cards!`` of them,
+    equally likely), walk the game tree; at each turn ask the strategy for its
+    card twice (a function that answers differently uses randomness) and the
+    opponent for its policy (its probability of each card; the random bot's is
+    uniform; a function given as the opponent must not use randomness),
+    and weight each branch by that probability. A strategy that uses
+    randomness cannot be enumerated this way: it is played ``games`` times
+    instead, and the answer is a mean with a 95 % interval.
+
+    >>> def copycat(observation):
+    ...     return observation.prize
+    >>> def strongest(observation):
+    ...     return max(observation.legal_moves)
+    >>> exact_lead(copycat, "random").mean > 0, round(exact_lead(strongest, "random").mean, 12) + 0
+    (True, 0.0)
+    """
+    if num_cards > 5:
+        raise AgentError(f"exact leads are for up to 5 cards (the tree grows fast), not {num_cards}")
+    rules = Goofspiel(num_cards=num_cards, **options)
+    agent = as_agent(strategy)
+    if isinstance(opponent, str):
+        other = make_agent(opponent)
+    else:
+        other = opponent if isinstance(opponent, Agent) else _DeterministicOpponent(opponent)
+    other.reset(rules, 1)
+    if isinstance(agent, Agent):
+        agent.reset(rules, 0)
+    try:
+        decks = list(itertools.permutations(range(1, num_cards + 1)))
+        total = sum(_walk(GoofspielState(rules, deck), agent, other) for deck in decks) / len(decks)
+        return Lead(total, total, total, True, 0)
+    except _NotDeterministic:
+        with _seeded_globals(seed):  # a student's function draws from Python's (or numpy's) global generator
+            points = play_many(rules, [agent, other], games=games, seed=seed)
+        row = mean_interval(points[:, 0] - points[:, 1])
+        return Lead(row["mean"], row["low"], row["high"], False, games)
+
+
+@contextlib.contextmanager
+def _seeded_globals(seed: int):
+    """Seed the ``random`` module and numpy's legacy global generator, then put both back as they were.
+
+    So a check of a function that calls ``random.choice`` gives the same
+    verdict every time it is run, and the student's own random stream is
+    left where it was.
+    """
+    saved_random, saved_numpy = random.getstate(), np.random.get_state()
+    random.seed(seed)
+    np.random.seed(seed)
+    try:
+        yield
+    finally:
+        random.setstate(saved_random)
+        np.random.set_state(saved_numpy)
+
+
+def _walk(state, agent, other) -> float:
+    """Expected (seat 1 − seat 2) points from ``state`` on, the opponent's policy weighting its moves."""
+    if state.is_terminal():
+        scores = state.scores()
+        return float(scores[0] - scores[1])
+    seen = state.observation(0)
+    mine = agent.act(seen)
+    if agent.act(seen) != mine:
+        raise _NotDeterministic
+    value = 0.0
+    for card, probability in other.policy(state.observation(1)).items():
+        if probability > 0:
+            child = state.clone()
+            child.apply([mine, card])
+            value += probability * _walk(child, agent, other)
+    return value
+
+
+__all__ = ["FunctionAgent", "Lead", "TrialTable", "as_agent", "exact_lead", "strategy_problem", "trial",
+           "try_against"]

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import functools
+import itertools
+
+import numpy as np
 
 from ...games.divide_and_conquer import CARDS, card_label
-from ..feedback import as_card_list, as_int, correct, describe, is_blank, not_answered, wrong
+from ..feedback import as_card_list, as_number, correct, describe, is_blank, not_answered, wrong
 from ..pure import best_response
-from ..variants import beaten_by, raj_taker
+from ..variants import Gops3Endgame, beaten_by, raj_risk
 from ._registry import checker
 
 E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
@@ -34,19 +37,63 @@ def check_tie_rule(more_exploitable):
     return wrong(E1, figures, "under carry, what happens to a prize when both bid the same card?")
 
 
+def _as_matrix(answer) -> np.ndarray | None:
+    """``answer`` as a 2 x 2 array of plain numbers, else None."""
+    if isinstance(answer, (str, bytes, dict)):
+        return None
+    try:
+        rows = [[as_number(v) for v in row] for row in answer]
+    except TypeError:
+        return None
+    if len(rows) != 2 or any(len(r) != 2 or None in r for r in rows):
+        return None
+    return np.array(rows, dtype=float)
+
+
+def _is_pair(answer) -> bool:
+    try:
+        return len(answer) == 2 and all(_as_matrix(table) is not None for table in answer)
+    except TypeError:
+        return False
+
+
 @checker(4, E2)
-def check_kingmaker(who_profits):
-    """Exercise 2: when seats 1 and 3 are the same deterministic bot, who collects the prizes?"""
-    if is_blank(who_profits):
-        return not_answered(E2, "who_profits")
-    player = as_int(who_profits)
-    if player not in (1, 2, 3):
-        return wrong(E2, f"answer with a player number, 1, 2 or 3, not {describe(who_profits)}")
-    if player == 2:
-        return correct(E2, "player 2: players 1 and 3 always bid the same card, and two equal bids hand the prize "
-                           "to the third player, whatever they bid. Player 3 decides the game without winning it.")
-    return wrong(E2, f"player {player} bids exactly what the other copy of the bot bids, so the two bids are "
-                     "always equal", "in Gops for three, who takes a prize when two bids are equal?")
+def check_endgame(A, B=None):
+    """Exercise 2: the Gops-for-three endgame as a bimatrix game: player 1's points ``A``, player 2's ``B``.
+
+    ``check_endgame((A, B))`` (the two tables as one pair) is accepted too.
+    """
+    if is_blank(B) and not is_blank(A) and _as_matrix(A) is None and _is_pair(A):
+        A, B = A
+    if is_blank(A):
+        return not_answered(E2, "A")
+    mine = _as_matrix(A)
+    if mine is None:
+        return wrong(E2, f"A should be a 2 x 2 table of numbers such as [[1, 2], [3, 4]], not {describe(A)}")
+    if is_blank(B):
+        return not_answered(E2, "B")
+    theirs = _as_matrix(B)
+    if theirs is None:
+        return wrong(E2, f"B should be a 2 x 2 table of numbers such as [[1, 2], [3, 4]], not {describe(B)}")
+    game = Gops3Endgame()
+    true_a, true_b = game.matrices()
+    if np.allclose(mine, true_b) and np.allclose(theirs, true_a):
+        return wrong(E2, "A and B are swapped: A holds player 1's points, B player 2's")
+    if np.allclose(mine, true_a.T) and np.allclose(theirs, true_b.T):
+        return wrong(E2, "rows and columns are swapped: a row is player 1's choice, a column player 2's")
+    for name, table, truth, player in (("A", mine, true_a, 0), ("B", theirs, true_b, 1)):
+        for i, j in itertools.product(range(2), repeat=2):
+            if not np.isclose(table[i, j], truth[i, j]):
+                outcome = game.outcome(game.choices[i], game.choices[j])
+                middle = "in the middle, so scores 0" if outcome.points[player] == 0 else \
+                    f"scores {outcome.points[player]}"
+                return wrong(E2, f"{name}[{i}][{j}] (player 1 {game.choices[i]}, player 2 {game.choices[j]}) is "
+                                 f"{table[i, j]:g}; there " + "; ".join(outcome.story) +
+                                 f", so the totals end {', '.join(map(str, outcome.totals))} and player {player + 1} "
+                                 f"is {middle}", "only the highest and the lowest totals score; the middle one scores 0")
+    return correct(E2, "both tables are right. Add them: A + B is "
+                       f"{(true_a + true_b).astype(int).tolist()}, not the same everywhere, so this is not a "
+                       "zero-sum game: what one player gains, the other need not lose.")
 
 
 @checker(4, E3)
@@ -76,18 +123,38 @@ def check_beats_queen(beat_the_queen):
 
 
 @checker(4, E4)
-def check_raj_taker(taker):
-    """Exercise 4: who takes a -3 when the bids are 12, 7, 7?"""
-    if is_blank(taker):
-        return not_answered(E4, "taker")
-    truth = raj_taker([12, 7, 7], prize=-3) + 1
-    if isinstance(taker, str) and taker.strip().lower() in ("nobody", "none", "no one"):
-        return wrong(E4, "not every bid cancels: the two 7s cancel, but the 12 is left", "which bids did nobody match?")
-    player = as_int(taker)
-    if player not in (1, 2, 3):
-        return wrong(E4, f"answer with a player number, 1, 2 or 3, not {describe(taker)}")
-    if player == truth:
-        return correct(E4, "player 1: the two 7s cancel, and of the bids left the lowest takes a negative prize; "
-                           "only the 12 is left, so its owner takes the -3. A high bid is no protection in Raj.")
-    return wrong(E4, f"player {player} bid 7, and the two 7s cancel each other",
-                 "cancel the matched bids first, then the lowest bid left takes a negative prize")
+def check_raj_risk(risk):
+    """Exercise 4: ``risk(card)``, the chance that ``card`` takes a -5 against two random bidders (1..15)."""
+    if is_blank(risk):
+        return not_answered(E4, "risk")
+    if not callable(risk):
+        return wrong(E4, f"risk should be a function of a card, not {describe(risk)}")
+    answers = {}
+    for card in range(1, 16):
+        try:
+            value = risk(card)
+        except Exception as exc:  # the student's code: say what happened
+            return wrong(E4, f"risk({card}) raised {type(exc).__name__}: {exc}")
+        number = as_number(value)
+        if number is None:
+            return wrong(E4, f"risk({card}) returned {describe(value)}; it should return a probability (a number)",
+                         "count the cases where you take the -5, then divide by the number of cases")
+        answers[card] = number
+    truth = {card: raj_risk(card) for card in range(1, 16)}
+    if any(not 0 <= v <= 1 for v in answers.values()):
+        card = next(c for c, v in answers.items() if not 0 <= v <= 1)
+        return wrong(E4, f"risk({card}) is {answers[card]:g}; a probability lies between 0 and 1",
+                     "divide the count by the number of combinations of the two other bids (15 x 15)")
+    wrong_cards = [c for c in range(1, 16) if abs(answers[c] - truth[c]) > 1e-9]
+    if not wrong_cards:
+        safest = min(truth, key=lambda c: (truth[c], -c))
+        return correct(E4, f"from {truth[1]:.0%} with the 1 down to {truth[15]:.1%} with the 15. Even the 15 is not "
+                           f"safe ({truth[safest]:.1%}): when the other two bid the same card they cancel, and your bid "
+                           "is the only one left.")
+    card = wrong_cards[0]
+    if answers[15] == 0:
+        return wrong(E4, f"risk(15) is not 0: when the other two bid the same card (say 7 and 7) they cancel, "
+                         f"and your 15 is the lowest bid left (risk(15) = {truth[15]:.4f})",
+                     "use variants.raj_taker, which cancels matched bids for you")
+    return wrong(E4, f"risk({card}) is {truth[card]:.4f}, not {answers[card]:.4f}",
+                 "try every pair of the other two bids, 1..15 each, and count those where raj_taker says player 0")

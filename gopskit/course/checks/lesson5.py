@@ -1,13 +1,30 @@
-"""Lesson 5 (a class tournament): checkers for its exercises."""
+"""Lesson 5 (a class tournament): checkers for its exercises.
+
+The two strategy exercises are judged by :func:`~gopskit.course.strategies.exact_lead`,
+never by a handful of sampled games: a strategy whose true lead is 0 must
+not pass because the dice were kind. A strategy that does not use randomness
+is evaluated exactly (every prize order, every reply of the opponent,
+weighted by its probabilities); one that does is played thousands of times
+and passes only when its whole 95 % interval lies above 0.
+
+>>> from gopskit.course.checks import check_my_strategy
+>>> def strongest(observation):
+...     return max(observation.legal_moves)
+>>> check_my_strategy(strongest).ok
+False
+"""
 
 from __future__ import annotations
 
-from ..classroom import NUM_CARDS, demo_tournament, most_opponents_beaten, tournament_winner
-from ..feedback import correct, describe, is_blank, not_answered, wrong
-from ..strategies import strategy_problem, trial
+import functools
+
+from ..classroom import NUM_CARDS, ben, cleo, demo_pairing, demo_tournament
+from ..feedback import as_number, correct, describe, is_blank, not_answered, wrong
+from ..strategies import exact_lead, strategy_problem
 from ._registry import checker
 
 E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
+DEMO_PAIR = ("equilibrium", "one-higher")
 
 
 def _strategy_problem(strategy, name: str, exercise: str, opponent: str):
@@ -25,71 +42,111 @@ def _strategy_problem(strategy, name: str, exercise: str, opponent: str):
 
 @checker(5, E1)
 def check_my_strategy(my_strategy):
-    """Exercise 1: a strategy that plays every game legally and beats the random bot on average."""
+    """Exercise 1: a strategy that plays every game legally and leads the random bot, beyond sampling noise."""
     problem = _strategy_problem(my_strategy, "my_strategy", E1, "random")
     if problem is not None:
         return problem
-    row = trial(my_strategy, ["random"], num_cards=NUM_CARDS, games=200, seed=21).rows[0]
-    if row["mean difference"] > 0:
-        return correct(E1, f"it plays legally and leads the random bot by {row['mean difference']:.2f} points a "
-                           f"game ({NUM_CARDS} cards, 200 games). Ready for the tournament.")
-    return wrong(E1, f"it plays legally but trails the random bot by {-row['mean difference']:.2f} points a game",
+    lead = exact_lead(my_strategy, "random", NUM_CARDS, seed=21)
+    if lead.clearly_positive:
+        return correct(E1, f"it plays legally and leads the random bot in {NUM_CARDS}-card games by "
+                           f"{lead.text().lstrip('+')}. Ready for the tournament.")
+    if lead.exact and abs(lead.mean) < 1e-9:
+        return wrong(E1, f"it plays legally, but its lead over the random bot is exactly 0 ({lead.text()}): "
+                         "on average it only breaks even", "lesson 1: against a random bidder, bid the prize")
+    if not lead.exact and lead.high > 0:
+        return wrong(E1, f"it plays legally, but its lead over the random bot, {lead.text()}, could be 0: "
+                         "the interval reaches below 0", "lesson 1: against a random bidder, bid the prize")
+    return wrong(E1, f"it plays legally but trails the random bot: {lead.text()}",
                  "lesson 1: against a random bidder, bidding the prize is best")
 
 
 @checker(5, E2)
 def check_beats_one_higher(beat_one_higher):
-    """Exercise 2: a strategy that beats one-higher on average."""
+    """Exercise 2: a strategy that beats one-higher on average, beyond sampling noise."""
     problem = _strategy_problem(beat_one_higher, "beat_one_higher", E2, "one-higher")
     if problem is not None:
         return problem
-    diff = trial(beat_one_higher, ["one-higher"], num_cards=NUM_CARDS, games=100, seed=23).rows[0]["mean difference"]
-    if diff > 0:
-        return correct(E2, f"you lead one-higher by {diff:.2f} points a game: two above the prize beats one "
+    lead = exact_lead(beat_one_higher, "one-higher", NUM_CARDS, seed=23)
+    if lead.clearly_positive:
+        return correct(E2, f"you lead one-higher by {lead.text().lstrip('+')}: two above the prize beats one "
                            "above, and a card thrown away costs one-higher a card it wanted.")
-    if diff == 0:
-        return wrong(E2, "every game was even", "one-higher bids one above the prize: what beats that?")
-    return wrong(E2, f"one-higher leads you by {-diff:.2f} points a game",
+    if lead.mean > 0:
+        return wrong(E2, f"your lead, {lead.text()}, could still be luck", "make it win every time it can")
+    if abs(lead.mean) < 1e-9:
+        return wrong(E2, f"on average you only break even ({lead.text()})",
+                     "one-higher bids one above the prize: what beats that?")
+    return wrong(E2, f"one-higher leads you: {lead.text().replace('+', '', 1).replace('-', '', 1)}",
                  "one-higher bids one above the prize: bid two above, or give the prize up cheaply")
 
 
-def _name_answer(answer, variable: str, exercise: str, results):
-    if is_blank(answer):
-        return None, not_answered(exercise, variable)
-    if not isinstance(answer, str) or answer.strip() not in results.names:
-        return None, wrong(exercise, f"{variable} should be the name of an entry, one of "
-                                     f"{', '.join(results.names)}; not {describe(answer)}")
-    return answer.strip(), None
+@functools.lru_cache(maxsize=1)
+def cleo_over_ben() -> float:
+    """cleo's exact expected lead over ben per 4-card game (both deterministic: every prize order)."""
+    return exact_lead(cleo, ben, NUM_CARDS).mean
 
 
 @checker(5, E3)
-def check_winner(winner, results=None):
-    """Exercise 3: the entry that won the (demo) tournament."""
-    results = results if results is not None else demo_tournament()
-    name, problem = _name_answer(winner, "winner", E3, results)
-    if problem is not None:
-        return problem
-    truth = tournament_winner(results)
-    if name == truth:
-        return correct(E3, f"{truth}: the most points per game. It scores heavily against the weaker entries.")
-    row = next(r for r in results.ranking() if r["name"] == name)
-    return wrong(E3, f"{name} is ranked {row['rank']} with {row['mean_points']:.2f} points per game",
-                 "the ranking sorts by mean points: look at rank 1")
+def check_cleo_vs_ben(cleo_lead):
+    """Exercise 3: by how many points a game does cleo (strongest card first) lead ben (middle card)?"""
+    if is_blank(cleo_lead):
+        return not_answered(E3, "cleo_lead")
+    value = as_number(cleo_lead)
+    if value is None:
+        return wrong(E3, f"cleo_lead should be a number of points, such as 1.5, not {describe(cleo_lead)}")
+    truth = cleo_over_ben()
+    if abs(value - truth) < 0.01:
+        return correct(E3, f"{truth:+.2f}. cleo bids 4, 3, 2, 1 and ben 3, 2, 4, 1: cleo takes turns 1 and 2, "
+                           "ben turn 3, turn 4 is a tie. Each turn's prize is 2.5 on average, so the lead is "
+                           "2.5 + 2.5 - 2.5.")
+    if abs(value + truth) < 0.01:
+        return wrong(E3, f"{value:+.2f} is ben's lead over cleo", "cleo_lead is cleo's points minus ben's")
+    if abs(value - 2 * truth) < 0.01:
+        return wrong(E3, f"{value:g} is cleo's points a game, not her lead", "subtract ben's points")
+    if abs(value - 5.0) < 0.01 or abs(value - 10 / 3) < 0.01:
+        return wrong(E3, f"{value:g} is not it: ben does win a turn", "on turn 3, cleo has 2 left, ben still has his 4")
+    return wrong(E3, f"{value:g} is not cleo's expected lead",
+                 "write down both players' four bids turn by turn; every turn's prize is 2.5 on average")
+
+
+def _demo_interval():
+    results = demo_tournament()
+    return demo_pairing(results, *DEMO_PAIR), results.compare(*DEMO_PAIR)
 
 
 @checker(5, E4)
-def check_most_beaten(most_beaten, results=None):
-    """Exercise 4: the entry that outscores the most opponents head to head."""
-    results = results if results is not None else demo_tournament()
-    name, problem = _name_answer(most_beaten, "most_beaten", E4, results)
-    if problem is not None:
-        return problem
-    best = most_opponents_beaten(results)
-    beaten = {r["name"]: r["opponents_beaten"] for r in results.ranking()}
-    if name in best:
-        winner = tournament_winner(results)
-        twist = "" if name == winner else f", yet it did not win the tournament: {winner} did"
-        return correct(E4, f"{name} outscores {beaten[name]} of its {len(beaten) - 1} opponents head to head{twist}. "
-                           "An equilibrium cannot be beaten on average, but it does not exploit weak play.")
-    return wrong(E4, f"{name} outscores {beaten[name]} opponents head to head; {best[0]} outscores {beaten[best[0]]}",
-                 "read the 'beats' column, or the rows of the head-to-head heat map")
+def check_interval(interval):
+    """Exercise 4: the 95 % interval of the equilibrium's lead over one-higher, per deal, in the demo."""
+    if is_blank(interval):
+        return not_answered(E4, "interval")
+    try:
+        low, high = (as_number(v) for v in interval)
+    except (TypeError, ValueError):
+        return wrong(E4, f"interval should be two numbers (low, high), not {describe(interval)}")
+    if low is None or high is None:
+        return wrong(E4, f"interval should be two numbers (low, high), not {describe(interval)}")
+    if low > high:
+        return wrong(E4, f"the low end {low:.2f} is above the high end {high:.2f}", "interval = (low, high)")
+    gaps, row = _demo_interval()
+    n, mean, sd = row["n"], row["mean"], row["sd"]
+    half_t = row["high"] - mean
+    half_z = 1.96 * sd / n ** 0.5
+    centre = (low + high) / 2
+    if abs(centre - mean) > 0.02:
+        return wrong(E4, f"the interval should be centred on the mean difference, {mean:+.2f}; yours is centred "
+                         f"on {centre:+.2f}", "centre = the mean of gaps")
+    half = (high - low) / 2
+    if abs(half - half_t) < 0.02 or abs(half - half_z) < 0.02:
+        verdict = ("0 lies inside it: over these deals the equilibrium and one-higher are tied within noise; "
+                   f"the {mean:+.2f} is luck, not a loss" if row["low"] <= 0 <= row["high"] else
+                   "0 lies outside it: the difference is real")
+        if abs(half - half_t) < 0.02:
+            how = f"with Student's t for {n - 1} degrees of freedom, as the kit's table does"
+        else:
+            how = (f"with 1.96; Student's t for {n - 1} degrees of freedom, which the kit uses for so few deals, "
+                   f"gives a little wider {row['low']:+.2f} to {row['high']:+.2f}")
+        return correct(E4, f"{low:+.2f} to {high:+.2f} over {n} deals ({how}). {verdict}.")
+    if abs(half - 1.96 * sd) < 0.05 or abs(half - 2 * sd) < 0.05:
+        return wrong(E4, f"your half-width {half:.2f} is about 2 standard deviations of one deal",
+                     "the mean of n deals wanders less: divide the standard deviation by the square root of n")
+    return wrong(E4, f"your half-width is {half:.2f}; the 95% interval's is {half_t:.2f}",
+                 "half-width = 1.96 x standard deviation / square root of the number of deals")

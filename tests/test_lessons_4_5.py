@@ -1,0 +1,259 @@
+"""Lessons 4 and 5: every claim their text makes is what the kit computes, the exercises are not
+lookups, the checkers cannot be passed by sampling noise, and the teacher versions explain every answer."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+from gopskit.course import classroom, sync, variants
+from gopskit.course.checks import check_beats_one_higher, check_my_strategy
+from gopskit.course.strategies import exact_lead, trial
+from gopskit.games import make_rules
+
+LESSONS = Path(__file__).resolve().parent.parent / "lessons"
+L4, L5 = "04-more-players-other-rules.ipynb", "05-class-tournament.ipynb"
+
+
+def _cells(name, teacher=True):
+    return nbformat.read(LESSONS / ("teacher" if teacher else "") / name, as_version=4).cells
+
+
+def _text(name, teacher=True):
+    return "\n".join(c.source for c in _cells(name, teacher))
+
+
+def _output(cells, needle):
+    """The stored text output of the first code cell whose source contains ``needle``."""
+    cell = next(c for c in cells if c.cell_type == "code" and needle in c.source)
+    return "".join(o.get("text", "") for o in cell.outputs)
+
+
+def _strongest(observation):
+    return max(observation.legal_moves)
+
+
+def _copy(observation):
+    return observation.prize
+
+
+# ------------------------------------------------------------ lesson 5 --
+def test_lesson5_exploitability_range_is_computed_not_claimed():
+    distances = classroom.bot_distances()
+    assert distances["greedy-high"] == pytest.approx(121 / 24) and distances["greedy-high"] > 5
+    low, high = min(distances.values()), max(distances.values())
+    for teacher in (True, False):
+        assert "between 2 and 5" not in _text(L5, teacher)
+    shown = _output(_cells(L5), "bot_distances()")
+    assert f"between {low:.2f} and {high:.2f}" in shown and "5.04" in shown
+
+
+def test_a_zero_edge_strategy_is_refused_and_a_real_edge_accepted():
+    assert exact_lead(_strongest, "random", 4).mean == pytest.approx(0, abs=1e-12)
+    refused = check_my_strategy(_strongest)
+    assert refused.status == "wrong" and "exactly 0" in refused.message
+    # the old check (200 sampled games) would have passed it on noise: that is the point of the exact one
+    assert trial(_strongest, ["random"], num_cards=4, games=200, seed=21).rows[0]["mean difference"] > 0
+    accepted = check_my_strategy(_copy)
+    assert accepted.ok and exact_lead(_copy, "random", 4).mean == pytest.approx(2.5)
+
+
+def test_a_zero_edge_strategy_that_uses_randomness_is_refused_too():
+    import random
+
+    def coin(observation):
+        return random.choice(observation.legal_moves)
+
+    refused = check_my_strategy(coin)  # played 4000 times under a fixed seed: the same verdict every run
+    assert refused.status == "wrong" and "could be 0" in refused.message
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(1, 5))))
+def test_formal_track_claim_every_prize_blind_order_breaks_even_against_random(order):
+    def fixed(observation):
+        return order[observation.turn]
+
+    assert exact_lead(fixed, "random", 4).mean == pytest.approx(0, abs=1e-12)
+
+
+def test_exact_lead_agrees_with_a_long_simulation():
+    simulated = trial(_copy, ["random"], num_cards=4, games=4000, seed=5).rows[0]["mean difference"]
+    assert simulated == pytest.approx(exact_lead(_copy, "random", 4).mean, abs=0.2)
+
+
+def test_beating_one_higher_is_judged_exactly():
+    def one_above(observation):
+        above = [c for c in observation.legal_moves if c > observation.prize]
+        return min(above) if above else min(observation.legal_moves)
+
+    assert exact_lead(one_above, "one-higher", 4).mean == pytest.approx(0, abs=1e-12)
+    assert check_beats_one_higher(one_above).status == "wrong"
+
+
+def test_lesson5_blank_strategies_are_not_answered_yet():
+    """Exercises 1 and 2 as the student gets them: the blank function says 'not answered yet', never red."""
+    from gopskit.course import checks
+
+    cells = _cells(L5)
+    found = 0
+    for answer, check in sync.exercises(nbformat.read(LESSONS / "teacher" / L5, as_version=4)):
+        stub = sync.answer_stub(answer)
+        namespace = {"np": np, "classroom": classroom, **{f.__name__: f for f in checks.checkers(5)}}
+        namespace["gaps"] = []
+        exec(stub, namespace)  # noqa: S102 - the student's blank
+        call = "\n".join(line for line in check.splitlines() if not line.startswith("#"))
+        feedback = eval(call, namespace)  # noqa: S307
+        assert feedback.status == "blank" and "returned None" not in feedback.text(), (stub, feedback)
+        found += 1
+    assert found == 4 and cells
+
+
+def test_lesson5_exercises_are_not_lookups():
+    """Exercise 3 is asked before any result is shown; exercise 4's interval is not printed before it."""
+    cells = _cells(L5)
+    sources = [c.source for c in cells]
+    ex3 = next(i for i, s in enumerate(sources) if "cleo_lead =" in s)
+    first_result = next(i for i, s in enumerate(sources) if "demo_tournament()" in s)
+    assert ex3 < first_result
+    ex4 = next(i for i, s in enumerate(sources) if s.startswith("# Exercise 4"))
+    assert not any("compare(\"equilibrium\"" in s for s in sources[:ex4 + 1])
+
+
+def test_lesson5_interval_statements_match_the_data():
+    demo = classroom.demo_tournament()
+    gaps = classroom.demo_pairing(demo, "equilibrium", "one-higher")
+    row = demo.compare("equilibrium", "one-higher")
+    assert len(gaps) == row["n"] == demo.games_per_seating == 10  # "each pairing played 10 deals"
+    assert np.mean(gaps) == pytest.approx(row["mean"]) and row["mean"] < 0  # it "scored less"
+    assert row["low"] < 0 < row["high"]  # a tie within noise, as the text says
+    cleo = demo.compare("cleo", "ben")
+    exact = classroom.exact_pairing("cleo", "ben")
+    assert exact == pytest.approx(2.5) and cleo["low"] <= exact <= cleo["high"]
+    shown = _output(_cells(L5), 'exact_pairing("cleo", "ben")')
+    assert f"{exact:+.2f}" in shown and "inside" in shown
+    assert "Ranked by mean points per game" in _output(_cells(L5), "ranking_text()")
+
+
+def test_lesson5_teacher_prose_numbers():
+    def one_above(observation):
+        above = [c for c in observation.legal_moves if c > observation.prize]
+        return min(above) if above else min(observation.legal_moves)
+
+    prose = _text(L5)
+    assert "exactly 2.5 points" in prose and exact_lead(_copy, "random", 4).mean == pytest.approx(2.5)
+    assert "(−0.50)" in prose and exact_lead(one_above, "random", 4).mean == pytest.approx(-0.5)
+    old = trial(_strongest, ["random"], num_cards=4, games=200, seed=21).rows[0]["mean difference"]
+    assert f"(+{old:.2f})" in prose
+    assert "(−2 points a game)" in prose and exact_lead(_copy, "one-higher", 4).mean == pytest.approx(-2)
+    assert "a lead of 2 points" in prose
+
+
+# ------------------------------------------------------------ lesson 4 --
+def test_lesson4_kingmaker_line_ups_differ_and_the_flip_is_beyond_noise():
+    source = next(c.source for c in _cells(L4) if "seat_gap" in c.source)
+    assert "gops3-proportional\", \"random\", third" in source and "(\"random\", \"gops3-spoiler\")" in source
+    gops3 = make_rules("gops-for-three", deals=1)
+    gaps = [variants.seat_gap(gops3, ["gops3-proportional", "random", third], games=200, seed=2)
+            for third in ("random", "gops3-spoiler")]
+    assert gaps[0]["low"] > 0 > gaps[1]["high"]  # the intervals do not overlap: player 3 decides
+    shown = _output(_cells(L4), "seat_gap")
+    assert f"{gaps[0]['mean']:+6.1f}" in shown and f"{gaps[1]['mean']:+6.1f}" in shown
+
+
+def test_lesson4_endgame_claims():
+    game = variants.Gops3Endgame()
+    A, B = game.matrices()
+    assert sorted({int(v) for v in (A + B).ravel()}) == [10, 37]
+    assert "takes the values 10 and 37" in _text(L4)
+    eqs = game.equilibria()
+    assert len(eqs) == 3
+    pure = [e for e in eqs if max(e.row_strategy) == 1 and max(e.col_strategy) == 1]
+    mixed = [e for e in eqs if not (max(e.row_strategy) == 1 and max(e.col_strategy) == 1)]
+    assert {(e.row_payoff, e.col_payoff) for e in pure} == {(16, 21), (15, 22)}
+    assert all(m.row_payoff < min(p.row_payoff for p in pure) and m.col_payoff < min(p.col_payoff for p in pure)
+               for m in mixed)  # "in the mixed one both expect less than in either pure one"
+    assert game.outcome("high first", "low first").totals == (16, 21, 20)  # the teacher's worked example
+    assert game.outcome("high first", "high first").points == (10, 0, 25)
+    # (high, high) and (low, low) are not equilibria, as the formal track says
+    assert all(not (e.row_strategy[0] == e.col_strategy[0] and max(e.row_strategy) == 1) for e in eqs)
+
+
+def test_lesson4_raj_statements():
+    risks = {card: variants.raj_risk(card) for card in range(1, 16)}
+    assert risks[15] == pytest.approx(14 / 225) and risks[1] == pytest.approx(196 / 225)
+    assert all(risks[c] >= risks[c + 1] for c in range(1, 15))  # the risk falls with the card
+    assert variants.raj_taker([12, 7, 7], prize=-3) == 0
+
+
+def test_lesson4_queen_exercise_comes_before_the_table():
+    sources = [c.source for c in _cells(L4)]
+    exercise = next(i for i, s in enumerate(sources) if "beat_the_queen =" in s)
+    table = next(i for i, s in enumerate(sources) if "is beaten by" in s)
+    assert exercise < table
+
+
+def test_lesson4_gooseberry_fool_is_trimmed_honestly():
+    text = _text(L4, teacher=False)
+    assert "Gooseberry Fool" in text and "not in this lesson" in _text(L4)
+    assert "## " not in "".join(line for line in text.splitlines() if "Gooseberry" in line)
+
+
+# ------------------------------------------------------------ both --
+def _suggested_code(markdown):
+    return re.findall(r"```python\n(.*?)```", markdown, flags=re.S)
+
+
+@pytest.mark.parametrize("name", [L4, L5])
+def test_every_exercise_suggestion_runs_where_it_is_suggested(name):
+    """Run the student notebook's code cells in order (boards and plots too) and each fenced suggestion in
+    an exercise's text at the place it appears: a suggestion must not need an import that comes later."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    namespace: dict = {}
+    ran = 0
+    for cell in _cells(name, teacher=False):
+        if cell.cell_type == "markdown":
+            for snippet in _suggested_code(cell.source):
+                exec(snippet, namespace)  # noqa: S102
+                ran += 1
+        elif cell.cell_type == "code" and "class_folder()" not in cell.source and "class_tournament" not in cell.source:
+            source = "\n".join(line for line in cell.source.splitlines() if not line.startswith("%"))
+            exec(source, namespace)  # noqa: S102
+    assert ran >= (2 if name == L4 else 0)
+
+
+@pytest.mark.parametrize("name", [L4, L5])
+def test_teacher_version_explains_every_exercise(name):
+    cells = _cells(name)
+    answers = [i for i, c in enumerate(cells) if "answer" in c.metadata.get("tags", [])]
+    assert len(answers) == 4
+    for number, i in enumerate(answers, start=1):
+        check, note = cells[i + 1], cells[i + 2]
+        assert "check" in check.metadata.get("tags", [])
+        assert "teacher" in note.metadata.get("tags", []) and note.cell_type == "markdown"
+        assert note.source.startswith(f"**Worked answer, exercise {number} (teacher).**")
+        assert "Common wrong answers and what to say" in note.source
+    student = _text(name, teacher=False)
+    assert "Worked answer" not in student and "Common wrong answers" not in student
+
+
+@pytest.mark.parametrize("name, words", [
+    (L4, ["general-sum", "Nash equilibrium", "(Nash, 1950)", "von Neumann", "Ross", "Rhoads and L. Bartholdi"]),
+    (L5, ["exploitability", "confidence interval", "Nash equilibrium", "Nash, *Equilibrium points", "von Neumann",
+          "Ross", "Rhoads and L. Bartholdi"]),
+])
+def test_formal_track_is_marked_and_complete(name, words):
+    formal = [c.source for c in _cells(name, teacher=False) if "Formal track" in c.source and "$" in c.source]
+    assert formal, "a formal track with LaTeX"
+    assert formal[0].startswith("## 🎓 **Formal track** (for university classes; younger classes skip it)")
+    text = "\n".join(c.source for c in _cells(name, teacher=False)[[c.source for c in _cells(name, teacher=False)]
+                                                                  .index(formal[0]):])
+    for word in words:
+        assert word in text, f"{name}: the formal track should mention {word!r}"
+    assert "Definition" in text and "Sketch" in text
