@@ -6,6 +6,8 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+
 from gopskit.games import available_games
 from gopskit.games.divide_and_conquer import beats
 from gopskit.games.gooseberry_fool import gooseberry
@@ -81,3 +83,52 @@ def test_rules_sheet_examples_agree_with_the_engine():
     assert raj_resolve([12, 7, 7], highest=False)[0] == 0
     assert "Two equal bids: the third player takes the prize" in SHEET
     assert gops3_resolve([9, 9, 4])[0] == 2
+
+
+# ------------------------------------------------------------ timings --
+TIMED = re.compile(r"⏱ (\d+) min")
+
+
+def _sections(notebook: Path) -> list[tuple[str, int]]:
+    """(heading, minutes) for every section heading of a teacher notebook that carries "⏱ N min"."""
+    import nbformat
+
+    found = []
+    for cell in nbformat.read(notebook, as_version=4).cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            if line.startswith("## ") and (match := TIMED.search(line)):
+                found.append((line, int(match.group(1))))
+    return found
+
+
+def _guide_spans(number: int) -> list[int]:
+    plan = re.split(r"^### Lesson ", GUIDE, flags=re.M)[number]
+    return [b - a for a, b in (tuple(map(int, m)) for m in re.findall(r"^\| (\d+)–(\d+) \|", plan, flags=re.M))]
+
+
+TIMED_LESSONS = sorted(n for n in range(1, 6) if _sections(next((LESSONS / "teacher").glob(f"0{n}-*.ipynb"))))
+
+
+def test_lessons_4_and_5_time_every_section():
+    assert {4, 5} <= set(TIMED_LESSONS)
+
+
+@pytest.mark.parametrize("number", TIMED_LESSONS)
+def test_teacher_timings_fit_one_period(number):
+    notebook = next((LESSONS / "teacher").glob(f"0{number}-*.ipynb"))
+    sections = _sections(notebook)
+    text = notebook.read_text(encoding="utf-8")
+    headings = re.findall(r'"## [^"]*', text)
+    untimed = [h for h in headings if "⏱" not in h and "Formal track" not in h]
+    assert not untimed, f"lesson {number}: section headings without a time: {untimed}"
+    assert sum(m for _h, m in sections) <= 50, f"lesson {number}: {sections} add up to more than 50 minutes"
+
+
+@pytest.mark.parametrize("number", [4, 5])
+def test_guide_plan_lists_the_notebook_sections_with_their_times(number):
+    notebook = next((LESSONS / "teacher").glob(f"0{number}-*.ipynb"))
+    minutes = [m for _h, m in _sections(notebook)]
+    assert _guide_spans(number) == minutes, (
+        f"lesson {number}: the guide's plan {_guide_spans(number)} differs from the notebook's sections {minutes}")
