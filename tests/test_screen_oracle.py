@@ -246,12 +246,21 @@ def _ids():
     return [f"{g}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for g, o, _n in CASES]
 
 
+HOT_SEATS = [
+    ("goofspiel", {"num_cards": 5}, ["human", "human"]),
+    ("goofspiel", {"num_cards": 4, "hidden_bids": True}, ["human", "human"]),
+    ("gops-for-three", {}, ["human", "human", "gops3-proportional"]),
+    ("divide-and-conquer", {}, ["human", "human"]),
+    ("raj", {}, ["human", "human", "random"]),
+]
+
+
 class Oracle:
     """Plays one board game by clicking and checks every screen against the engine."""
 
-    def __init__(self, game: str, options: dict, seed: int):
+    def __init__(self, game: str, options: dict, seed: int, seats=None):
         self.game, self.seed = game, seed
-        self.board = make_board(game, seed=seed, **options)
+        self.board = make_board(game, seed=seed, seats=seats, **options)
         self.board.reset(seed=seed)  # a known game seed, so a fresh engine can replay the table
         self.rng = random.Random(seed)
         self.suits: dict = {}
@@ -263,6 +272,10 @@ class Oracle:
         self.check_screen()
         steps = 0
         while not self.board.finished:
+            if not self.board._shown:  # hot seat: the next person turns their hand face up
+                assert "Show my hand" in self.board.status
+                self.board.show_hand()
+                self.check_screen()
             legal = [i for i, c in enumerate(self.board._hand_cards) if c.legal]
             assert legal, f"no clickable card, status {self.board.status!r}"
             self.board._slot_clicked(self.rng.choice(legal))
@@ -292,6 +305,7 @@ class Oracle:
             self.check_last(parse(board._last.value), events[-1])
         if not board.finished:
             self.check_hand_row()
+            assert self.names[board._active] in status, f"the status {status!r} does not say whose turn it is"
 
     def _hidden(self) -> bool:
         rules = self.board.rules
@@ -344,6 +358,22 @@ class Oracle:
 
     def check_caption(self, table):
         text = table.text()
+        state = self.board.state
+        if isinstance(state, MatchState):
+            line = table.first("gopskit-match").text()
+            totals = dict(re.findall(r"(Player \d+)(?: \([^)]*\))? (-?\d+(?:\.\d+)?)", line.split(":", 1)[1]))
+            expected = state.observation(0).match_scores
+            assert totals == {n: _num(t) for n, t in zip(self.names, expected)}, f"{line!r} but the engine has {expected}"
+            assert re.search(rf"\b{len(state.hands)}\b", line.split(":", 1)[0]), line
+        if self.game == "gops-for-three":
+            hand = hand_of(state)
+            for p, seat in enumerate(table.find("gopskit-seat")):
+                assert f"prizes won: {hand.totals()[p]};" in seat.text(), seat.text()
+        if self.game == "gooseberry-fool" and hand_of(state).is_terminal():
+            points = hand_of(state).points()
+            for p, seat in enumerate(table.find("gopskit-seat")):
+                bonus = hand_of(state).scores()[p] - points[p]
+                assert (f"{points[p]} + {bonus} for the middling score" in seat.text()) == (bonus > 0), seat.text()
         for number in re.findall(r"trick (\d+)", text):
             assert int(number) <= self.board.rules.num_tricks if hasattr(self.board.rules, "num_tricks") else True, text
         if self.board.finished:
@@ -458,6 +488,12 @@ def state_scores(state):
 def test_every_screen_agrees_with_the_engine(game, options, games):
     for seed in range(games):
         Oracle(game, options, seed).play()
+
+
+@pytest.mark.parametrize("game,options,seats", HOT_SEATS, ids=[f"{g}-{len(s)}" for g, _o, s in HOT_SEATS])
+def test_hot_seat_screens_agree_with_the_engine(game, options, seats):
+    for seed in range(2):
+        Oracle(game, options, seed, seats=seats).play()
 
 
 def test_the_oracle_reads_names_off_card_faces():
