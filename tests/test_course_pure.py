@@ -103,7 +103,8 @@ def test_function_strategies_are_seated_and_explained():
     with pytest.raises(AgentError):
         FunctionAgent(3)
     assert try_against(..., ["random"]).status == "blank"
-    assert try_against(lambda o: None, ["random"]).status == "wrong"
+    assert try_against(lambda o: None, ["random"]).status == "blank"  # a body that does nothing: not written yet
+    assert try_against(lambda o: [o.prize][0] and None, ["random"]).status == "wrong"  # written, returns None
     table = try_against(lambda o: o.prize, ["random", "one-higher"], games=20)
     assert [r["opponent"] for r in table.rows] == ["random", "one-higher"] and "one-higher" in table.text()
 

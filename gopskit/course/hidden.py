@@ -13,6 +13,18 @@ the equilibrium bids high on a low prize or low on a high one;
 :func:`outcome_grid` is the picture of an information set; and
 :func:`possible_bids` is the deduction a player makes from "who won".
 
+Two controls keep the lesson's claims honest:
+
+* **open bids** (the ordinary game, bids shown) is solved the same way, so
+  :func:`bluff_control` can set the hidden-bid statistics beside the
+  open-bid ones: a *bluff* is only what changes because bids are hidden;
+* :func:`spendthrift_dealer` plays out, in the engine, a dealer who throws
+  its top card on a first prize of 1, against the value the dealer can
+  guarantee.
+
+:func:`information_set_values` is the exercise where a player must choose
+one bid for two positions it cannot tell apart (a belief, then an average).
+
 >>> possible_bids(4, my_bid=3, told="won")
 [1, 2]
 >>> outcome_grid(3)[2].tolist()   # I bid 3: their 1 and 2 look the same to me
@@ -38,14 +50,17 @@ VARIANTS = {
     "blind": {"blind": True},
     "defeat the dealer": {"defeat_the_dealer": True},
 }
+CONTROL = "open bids"  # the ordinary game, bids shown: the control for every hidden variant
 ITERATIONS = 400
 OUTCOMES = ("lost", "tie", "won")
 
 
 def rules_for(variant: str, num_cards: int = 4) -> Goofspiel:
-    """The rules of one hand of ``variant`` ("hidden bids", "blind" or "defeat the dealer")."""
+    """The rules of one hand of ``variant`` ("hidden bids", "blind", "defeat the dealer" or "open bids")."""
+    if variant == CONTROL:
+        return Goofspiel(num_cards=num_cards)
     if variant not in VARIANTS:
-        raise OptionError(f"unknown variant {variant!r}; the lesson's variants: {', '.join(VARIANTS)}")
+        raise OptionError(f"unknown variant {variant!r}; the lesson's variants: {', '.join(VARIANTS)}, {CONTROL}")
     return Goofspiel(num_cards=num_cards, **VARIANTS[variant])
 
 
@@ -144,5 +159,164 @@ def possible_bids(num_cards: int, my_bid: int, told: str) -> list[int]:
     return [theirs for theirs in range(1, num_cards + 1) if grid[my_bid - 1, theirs - 1] == told]
 
 
-__all__ = ["Bluffing", "ITERATIONS", "OUTCOMES", "VARIANTS", "bluffing", "convergence", "dealer_gap", "exploitability", "game_value_of",
+# ---------------------------------------------------------- the controls --
+class BluffControl(NamedTuple):
+    """Bidding against the prize with bids hidden and with bids shown (both solved by CFR+ the same way).
+
+    ``above[variant][p - 1]``: the chance of a bid above prize ``p``;
+    ``below[variant][p - 1]``: of a bid below it (turns with a choice,
+    weighted by how often play reaches them). ``summary[variant]`` is the
+    :class:`Bluffing` pair.
+    """
+
+    above: dict
+    below: dict
+    summary: dict
+
+    def bluff(self) -> Bluffing:
+        """What hiding the bids adds: hidden minus open, for both statistics."""
+        hidden, shown = self.summary["hidden bids"], self.summary[CONTROL]
+        return Bluffing(hidden.high_on_low - shown.high_on_low, hidden.low_on_high - shown.low_on_high)
+
+
+def bluff_control(num_cards: int = 4, player: int = 0) -> BluffControl:
+    """Solve hidden bids and open bids alike and tabulate how each bids against the prize."""
+    above, below, summary = {}, {}, {}
+    for variant in ("hidden bids", CONTROL):
+        solution = solve(variant, num_cards)
+        probs, _mass = bid_given_prize(solution, player)
+        n = probs.shape[0]
+        above[variant] = [float(probs[p - 1, p:].sum()) for p in range(1, n + 1)]
+        below[variant] = [float(probs[p - 1, : p - 1].sum()) for p in range(1, n + 1)]
+        summary[variant] = bluffing(solution, player)
+    return BluffControl(above, below, summary)
+
+
+class SpendthriftDealer(NamedTuple):
+    """A dealer who bids its top card on a first prize of 1, played out exactly.
+
+    ``results``: the dealer's point difference in every way the hand can
+    go on (each order of the other prizes, each order of the dealer's other
+    cards) when the other player answers each face-up card with the lowest
+    card that beats it; ``per_hand``: the dealer's expected result per hand
+    if it does this whenever the 1 comes first and plays the equilibrium
+    otherwise, against a best reply; ``value``: what the equilibrium
+    dealer guarantees.
+    """
+
+    results: list[int]
+    per_hand: float
+    value: float
+
+
+def spendthrift_dealer(num_cards: int = 4) -> SpendthriftDealer:
+    """Measure :class:`SpendthriftDealer` in Defeat the Dealer (the engine plays every line out)."""
+    import itertools
+
+    top, rest = num_cards, list(range(2, num_cards + 1))
+    results = set()
+    for prizes in itertools.permutations(rest):
+        for plan in itertools.permutations(range(1, num_cards)):
+            hand = Goofspiel(num_cards=num_cards, defeat_the_dealer=True,
+                             prize_order=(1, *prizes)).new_hand(0, np.random.default_rng(0))
+            for card in (top, *plan):
+                hand.apply({0: card})
+                theirs = hand.observation(1).legal_moves
+                hand.apply({1: min([c for c in theirs if c > card] or theirs)})
+            scores = hand.scores()
+            results.add(int(scores[0] - scores[1]))
+    solution = solve("defeat the dealer", num_cards)
+    spender = agent_strategies(solution.tree, _Spendthrift(solution, top))
+    per_hand = -best_response_value(solution.tree, spender, responder=1)
+    return SpendthriftDealer(sorted(results), per_hand, game_value(solution))
+
+
+class _Spendthrift:
+    """The equilibrium dealer, except that it bids ``top`` on a first prize of 1 (a policy for the tree)."""
+
+    name = "spendthrift dealer"
+
+    def __init__(self, solution, top: int):
+        self.solution, self.top = solution, top
+
+    def reset(self, rules, player, rng=None):
+        pass
+
+    def policy(self, observation):
+        if observation.player == 0 and observation.turn == 0 and observation.prize == 1:
+            return {self.top: 1.0}
+        return self.solution.policy(observation)
+
+
+# ------------------------------------------------- one information set --
+INFOSET_EXERCISE = {"num_cards": 3, "prize_order": (3, 1, 2), "my_first_bid": 3, "told": "won", "honesty": (3, 4)}
+
+
+def mostly_honest_policy(hand, prize, honesty=(3, 4)) -> dict:
+    """The exercise's opponent: bids the prize with chance ``honesty`` (if it holds it), else another card at random."""
+    from fractions import Fraction
+
+    h = Fraction(*honesty)
+    hand = sorted(hand)
+    if prize not in hand or len(hand) == 1:
+        return {card: Fraction(1, len(hand)) for card in hand}
+    others = [c for c in hand if c != prize]
+    return {card: (h if card == prize else (1 - h) / len(others)) for card in hand}
+
+
+class InformationSetValues(NamedTuple):
+    """The exercise's numbers: my belief over their first bid, each bid's value in each position, and averaged."""
+
+    belief: dict  # their first bid -> probability, given what I was told
+    per_position: dict  # their first bid -> {my bid: expected lead over the turns left}
+    values: dict  # my bid -> expected lead over the turns left, averaged over the information set
+
+
+def information_set_values(num_cards: int = 3, prize_order=(3, 1, 2), my_first_bid: int = 3, told: str = "won",
+                           honesty=(3, 4)) -> InformationSetValues:
+    """Hidden bids against :func:`mostly_honest_policy`: value of each next bid at one information set (exact).
+
+    Steps: Bayes' rule gives the belief over the opponent's first bid (its
+    policy, kept only where it fits what I was told); for each position in
+    the set and each of my next bids, the engine plays out every way the
+    opponent can bid (its policy again), the last turn being forced; the
+    value of a bid at the information set is the belief-weighted average.
+    """
+    rules = Goofspiel(num_cards=num_cards, hidden_bids=True, prize_order=tuple(prize_order))
+    cards = tuple(rules.cards())
+    if num_cards != 3 or len(prize_order) != 3:
+        raise OptionError("the information-set exercise is a 3-card hand: one choice left after the first turn")
+    first = mostly_honest_policy(cards, prize_order[0], honesty)
+    fits = {t: w for t, w in first.items() if w > 0 and outcome(my_first_bid, t) == told}
+    if not fits:
+        raise OptionError(f"no first bid of the opponent fits: your {my_first_bid} and being told {told!r}")
+    belief = {t: w / sum(fits.values()) for t, w in fits.items()}
+    per_position = {}
+    for theirs in belief:
+        mine_left = [c for c in cards if c != my_first_bid]
+        per_position[theirs] = {bid: _play_out(rules, (my_first_bid, theirs), bid, mine_left, honesty)
+                                for bid in mine_left}
+    values = {bid: sum(belief[t] * per_position[t][bid] for t in belief) for bid in per_position[next(iter(belief))]}
+    return InformationSetValues(belief, per_position, values)
+
+
+def _play_out(rules, first_bids, my_bid, my_hand, honesty):
+    """Expected lead over turns 2 and 3 when I bid ``my_bid`` on turn 2 (the engine scores every line)."""
+    from fractions import Fraction
+
+    total = Fraction(0)
+    their_hand = [c for c in rules.cards() if c != first_bids[1]]
+    for theirs, chance in mostly_honest_policy(their_hand, rules.prize_order[1], honesty).items():
+        hand = rules.new_hand(0, np.random.default_rng(0))
+        hand.apply(list(first_bids))
+        before = hand.scores()
+        hand.apply([my_bid, theirs])
+        hand.apply([next(c for c in my_hand if c != my_bid), next(c for c in their_hand if c != theirs)])
+        after = hand.scores()
+        total += chance * int((after[0] - before[0]) - (after[1] - before[1]))
+    return total
+
+
+__all__ = ["BluffControl", "Bluffing", "CONTROL", "INFOSET_EXERCISE", "InformationSetValues", "SpendthriftDealer",
+           "bluff_control", "information_set_values", "mostly_honest_policy", "spendthrift_dealer", "ITERATIONS", "OUTCOMES", "VARIANTS", "bluffing", "convergence", "dealer_gap", "exploitability", "game_value_of",
            "first_turn_information_sets", "outcome", "outcome_grid", "possible_bids", "rules_for", "solve"]

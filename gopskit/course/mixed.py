@@ -9,6 +9,11 @@
   on the first turn of an ``n``-card game (a heat map's numbers);
   :func:`parity_split` how that mass divides between odd and even bids
   (Rhoads & Bartholdi's parity effect); :func:`modes` counts the peaks.
+* :func:`positions_without_saddle`: every turn of an ``n``-card game
+  (any hands, any prizes left) whose matrix has no saddle point; with 3
+  cards there are such turns, but none where the two hands are equal, so
+  none along equilibrium play. :data:`LP_POSITION` is the 3 x 3 turn the
+  students solve as a linear program.
 * :func:`learning_curves`: fictitious play, regret matching and RM+ on
   one matrix, their exploitability per iteration.
 
@@ -38,6 +43,44 @@ ENDGAME = {"hand": (2, 3), "opp_hand": (1, 3), "prizes": (2, 3), "prize": 3}
 def endgame() -> LabelledMatrix:
     """The turn matrix of :data:`ENDGAME`: rows my bid (2, 3), columns yours (1, 3), my point difference."""
     return goofspiel_turn_matrix(**ENDGAME, num_cards=3)
+
+
+# both of you bid the 4 on prize 1 (a tie); the 3 is turned next
+LP_POSITION = {"hand": (1, 2, 3), "opp_hand": (1, 2, 3), "prizes": (2, 3, 4), "prize": 3}
+
+
+def lp_game() -> LabelledMatrix:
+    """The turn matrix of :data:`LP_POSITION` (4-card Gops): 3 x 3, no saddle point, every bid used."""
+    return goofspiel_turn_matrix(**LP_POSITION, num_cards=4)
+
+
+def turn_positions(num_cards: int):
+    """Every turn of ``n``-card Gops with a choice: ``(my hand, their hand, prizes left, prize)``, hands of 2+ cards.
+
+    Any hands and prizes of equal size, whether or not good play reaches them.
+    """
+    import itertools
+
+    cards = range(1, num_cards + 1)
+    for size in range(num_cards, 1, -1):
+        for hand in itertools.combinations(cards, size):
+            for other in itertools.combinations(cards, size):
+                for prizes in itertools.combinations(cards, size):
+                    for prize in prizes:
+                        yield hand, other, prizes, prize
+
+
+def positions_without_saddle(num_cards: int) -> list[tuple]:
+    """The turns of :func:`turn_positions` whose matrix (exact continuation values) has no saddle point.
+
+    >>> len(positions_without_saddle(2)), len(positions_without_saddle(3))
+    (0, 20)
+    >>> (ENDGAME["hand"], ENDGAME["opp_hand"], ENDGAME["prizes"], ENDGAME["prize"]) in positions_without_saddle(3)
+    True
+    """
+    solution = _solution(num_cards, "points", "discard")
+    return [position for position in turn_positions(num_cards)
+            if not pure_saddle_points(goofspiel_turn_matrix(*position, solution=solution).payoffs)]
 
 
 class HandSolution(NamedTuple):
@@ -172,5 +215,5 @@ def learning_curves(payoffs, iterations: int = 1000) -> dict[str, np.ndarray]:
     }
 
 
-__all__ = ["DuelResult", "ENDGAME", "HandSolution", "duel", "endgame", "first_turn_games", "first_turn_policy", "learning_curves", "modes", "parity_split",
+__all__ = ["DuelResult", "ENDGAME", "LP_POSITION", "lp_game", "positions_without_saddle", "turn_positions", "HandSolution", "duel", "endgame", "first_turn_games", "first_turn_policy", "learning_curves", "modes", "parity_split",
            "solve_two_by_two"]

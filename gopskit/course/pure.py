@@ -12,7 +12,13 @@
   advance, as a payoff matrix (``n!`` plans each; small decks only).
 * :func:`best_response`: the exact best reply to a bot whose bid depends
   only on its hand, the prize and the prizes left (match-prize, one-higher,
-  greedy-high), by backward induction over positions.
+  greedy-high), by backward induction over positions;
+  :func:`lead_against_match_prize` the same value from any position (every
+  subgame, on the path of play or not) and :func:`game_tree_text` the
+  drawn tree of a small game against match-prize.
+* :func:`weak_elimination_outcomes`: every result iterated *weak*
+  elimination can reach, over every order of striking strategies out
+  (:data:`ORDER_EXAMPLE` is a game where the order changes the result).
 
 >>> points_against_random([1, 2, 3, 4, 5])          # match the prize, 5 cards
 PlanPoints(mine=Fraction(8, 1), theirs=Fraction(4, 1), discarded=Fraction(3, 1))
@@ -204,5 +210,109 @@ def best_response(bot, num_cards: int = 5, ties: str = "discard") -> BestRespons
     return BestResponse(value(cards, cards, cards, 0), bids)
 
 
-__all__ = ["BestResponse", "PlanPoints", "against_random", "best_response", "match_prize_edge", "plan_difference", "plan_label", "plan_matrix",
+def lead_against_match_prize(hand, prizes) -> Fraction:
+    """My best expected lead over match-prize from a position, by backward induction (exact).
+
+    Match-prize bids every prize as it turns, so its hand is always the set
+    of prizes left: a position is my ``hand`` and the ``prizes`` left (of
+    equal size). Steps: for each prize that may turn next (equally likely),
+    try each of my cards, score ``+prize``, ``-prize`` or 0 against the
+    prize-card, add the value of the position reached, keep the best card;
+    average over the prizes. Defined in every position, so the reply it
+    describes is best in every subgame (subgame perfect).
+
+    >>> lead_against_match_prize((1, 2, 3, 4, 5), (1, 2, 3, 4, 5))
+    Fraction(5, 1)
+    >>> lead_against_match_prize((1, 2), (2, 3))   # off the path of play: hands that match-prize never leaves
+    Fraction(-3, 1)
+    """
+    hand, prizes = tuple(sorted(int(c) for c in hand)), tuple(sorted(int(p) for p in prizes))
+    if len(hand) != len(prizes) or len(set(hand)) != len(hand) or len(set(prizes)) != len(prizes):
+        raise OptionError(f"a position needs as many different cards in hand as prizes left; got {hand} and {prizes}")
+    return _lead(hand, prizes)
+
+
+@functools.lru_cache(maxsize=None)
+def _lead(hand: tuple, prizes: tuple) -> Fraction:
+    if not prizes:
+        return Fraction(0)
+    total = Fraction(0)
+    for prize in prizes:
+        rest = tuple(p for p in prizes if p != prize)
+        total += max(prize * int(np.sign(card - prize)) + _lead(tuple(c for c in hand if c != card), rest)
+                     for card in hand)
+    return total / len(prizes)
+
+
+def game_tree_text(num_cards: int = 2) -> str:
+    """The whole game tree of ``num_cards``-card Gops against match-prize, drawn as text with backward induction.
+
+    Chance nodes (which prize turns, equally likely) alternate with my
+    decisions (which card); every node shows its value (my expected lead)
+    and a star marks the card backward induction keeps. Small decks only.
+
+    >>> print(game_tree_text(2).splitlines()[0])
+    start: my hand 12, value +0.00 (average over the prize that turns)
+    """
+    if not 1 <= num_cards <= 3:
+        raise OptionError(f"the drawn tree is for 1 to 3 cards (it doubles in size with every card), not {num_cards!r}")
+    cards = tuple(range(1, num_cards + 1))
+    lines = [f"start: my hand {plan_label(cards)}, value {float(_lead(cards, cards)):+.2f} (average over the prize that turns)"]
+    _draw(cards, cards, "", lines)
+    return "\n".join(lines)
+
+
+def _draw(hand, prizes, indent, lines):
+    for prize in prizes:
+        rest = tuple(p for p in prizes if p != prize)
+        options = {card: prize * int(np.sign(card - prize)) + _lead(tuple(c for c in hand if c != card), rest)
+                   for card in hand}
+        best = max(options, key=lambda c: (options[c], -c))
+        lines.append(f"{indent}+- prize {prize} turns (chance 1/{len(prizes)}); match-prize bids {prize}")
+        for card in hand:
+            now = prize * int(np.sign(card - prize))
+            star = "  <- best" if card == best and len(hand) > 1 else ""
+            lines.append(f"{indent}|   +- I bid {card}: {now:+d} now, value {float(options[card]):+.2f}{star}")
+            if rest:
+                _draw(tuple(c for c in hand if c != card), rest, indent + "|   |   ", lines)
+
+
+# ------------------------------------------------------- weak elimination --
+ORDER_EXAMPLE = LabelledMatrix([[1, 1], [1, 0], [0, 1]], ["top", "middle", "bottom"], ["left", "right"],
+                               title="a game where the order of weak elimination matters")
+
+
+def weak_elimination_outcomes(payoffs) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every ``(rows, columns)`` left standing by iterated weak elimination, over all orders (zero-sum, row maximises).
+
+    Steps: from the full game, try striking out *each* weakly dominated row
+    or column (never better anywhere, worse somewhere than another
+    strategy still in play), recursively, and collect where each order
+    stops. Strict elimination always ends in one place; weak may not.
+    Small matrices only (each subgame is visited once).
+
+    >>> weak_elimination_outcomes(ORDER_EXAMPLE.payoffs)   # three different ends
+    [((0,), (0,)), ((0,), (0, 1)), ((0,), (1,))]
+    """
+    A = np.asarray(payoffs, dtype=float)
+    if A.ndim != 2 or A.size == 0 or A.size > 400:
+        raise OptionError(f"weak_elimination_outcomes takes a matrix of at most 400 entries, not shape {A.shape}")
+
+    @functools.lru_cache(maxsize=None)
+    def ends(rows: tuple, cols: tuple) -> frozenset:
+        sub = A[np.ix_(rows, cols)]
+        nexts = [(rows[:k] + rows[k + 1:], cols) for k in range(len(rows)) if _weakly_beaten(sub, k)]
+        nexts += [(rows, cols[:k] + cols[k + 1:]) for k in range(len(cols)) if _weakly_beaten(-sub.T, k)]
+        return frozenset([(rows, cols)]) if not nexts else frozenset().union(*(ends(*n) for n in nexts))
+
+    return sorted(ends(tuple(range(A.shape[0])), tuple(range(A.shape[1]))))
+
+
+def _weakly_beaten(sub: np.ndarray, k: int) -> bool:
+    """Row ``k`` of ``sub`` is weakly dominated by another row (at least as good everywhere, better somewhere)."""
+    others = np.delete(sub, k, axis=0)
+    return bool(np.any(np.all(others >= sub[k], axis=1) & np.any(others > sub[k], axis=1)))
+
+
+__all__ = ["BestResponse", "ORDER_EXAMPLE", "game_tree_text", "lead_against_match_prize", "weak_elimination_outcomes", "PlanPoints", "against_random", "best_response", "match_prize_edge", "plan_difference", "plan_label", "plan_matrix",
            "points_against_random", "strictly_dominated_plans"]

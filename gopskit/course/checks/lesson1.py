@@ -5,11 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
-from ..pure import plan_label, plan_matrix, points_against_random, strictly_dominated_plans
+from ..pure import lead_against_match_prize, plan_label, plan_matrix, points_against_random, strictly_dominated_plans
 from ..strategies import strategy_problem, trial
 from ._registry import checker
 
-E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
+E1, E2, E3, E4, E5 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4", "Exercise 5"
+# the positions exercise 4's function is tried on: full games, then positions match-prize's opponent
+# reaches only by leaving the best path (a best reply must be best in every subgame)
+FULL_GAMES = [(tuple(range(1, n + 1)), tuple(range(1, n + 1))) for n in (2, 3, 4, 5)]
+OFF_PATH = [((1, 2), (2, 3)), ((1, 4), (2, 3)), ((1, 2, 5), (2, 3, 4)), ((2, 3, 4), (1, 2, 5))]
 
 
 def _close(a: float, b: float) -> bool:
@@ -89,17 +93,66 @@ def check_best_reply_points(best_reply_points):
     return wrong(E3, f"{x} is not it", "which prizes can you take from match-prize, and which must you give up?")
 
 
+def _variant_leads(hand, prizes, over_prizes, over_cards):
+    """The backward induction with a common slip (``over_cards=np.mean``: averaging over your own cards)."""
+    if not prizes:
+        return 0.0
+    values = []
+    for prize in prizes:
+        rest = tuple(p for p in prizes if p != prize)
+        options = [prize * int(np.sign(card - prize)) + _variant_leads(tuple(c for c in hand if c != card), rest,
+                                                                      over_prizes, over_cards) for card in hand]
+        values.append(over_cards(options))
+    return over_prizes(values)
+
+
+@checker(1, E4)
+def check_backward_induction(best_lead):
+    """Exercise 4: best_lead(hand, prizes), the best reply's expected lead over match-prize from any position."""
+    if is_blank(best_lead):
+        return not_answered(E4, "best_lead")
+    if not callable(best_lead):
+        return wrong(E4, f"best_lead should be a function of (hand, prizes), not {describe(best_lead)}")
+    full = FULL_GAMES[2]
+    try:
+        answers = {pos: best_lead(*pos) for pos in FULL_GAMES + OFF_PATH}
+    except RecursionError:
+        return wrong(E4, "your function calls itself for ever", "start with the end: with no prizes left the lead is 0")
+    except Exception as exc:  # the student's code may fail in any way: say how
+        return wrong(E4, f"best_lead{full} raised {type(exc).__name__}: {exc}",
+                     "hand and prizes are tuples of cards; return a number")
+    bad = [pos for pos, x in answers.items() if as_number(x) is None]
+    if bad:
+        return wrong(E4, f"best_lead{bad[0]} returned {describe(answers[bad[0]])}, not a number",
+                     "did every branch of your function `return` its value?")
+    truth = {pos: float(lead_against_match_prize(*pos)) for pos in answers}
+    if all(_close(answers[pos], truth[pos]) for pos in answers):
+        return correct(E4, f"every position right, on the path of play and off it (best_lead{full} = {truth[full]:g}, "
+                           f"best_lead{OFF_PATH[1]} = {truth[OFF_PATH[1]]:g}): the reply is best in every subgame.")
+    if all(_close(answers[pos], truth[pos]) for pos in FULL_GAMES):
+        pos = next(p for p in OFF_PATH if not _close(answers[p], truth[p]))
+        return wrong(E4, f"right on full games but best_lead{pos} should be {truth[pos]:g}, not {float(answers[pos]):g}: "
+                         "a best reply must be best in every position, even ones good play never reaches",
+                     "compute the value from the cards, not from a formula for the full game")
+    if all(_close(answers[pos], _variant_leads(*pos, np.mean, np.mean)) for pos in FULL_GAMES):
+        return wrong(E4, "you averaged over your own cards; you choose your card, so keep the best one",
+                     "max over your cards, mean over the prize that turns")
+    pos = next(p for p in FULL_GAMES + OFF_PATH if not _close(answers[p], truth[p]))
+    return wrong(E4, f"best_lead{pos} should be {truth[pos]:g}, not {float(answers[pos]):g}",
+                 "score +prize, -prize or 0 against the card equal to the prize, then add best_lead of what is left")
+
+
 def _as_label(item) -> str:
     if isinstance(item, (tuple, list)):
         return plan_label(item)
     return str(item).strip()
 
 
-@checker(1, E4)
+@checker(1, E5)
 def check_dominated_plans(dominated):
-    """Exercise 4: the strictly dominated plans of 3-card plan Gops."""
+    """Exercise 5: the strictly dominated plans of 3-card plan Gops."""
     if is_blank(dominated):
-        return not_answered(E4, "dominated")
+        return not_answered(E5, "dominated")
     if isinstance(dominated, (str, int)) or not hasattr(dominated, "__iter__"):
         dominated = [dominated]
     labels = [_as_label(item) for item in dominated]
@@ -107,7 +160,7 @@ def check_dominated_plans(dominated):
     plans = list(game.row_labels)
     unknown = [label for label in labels if label not in plans]
     if unknown:
-        return wrong(E4, f"{', '.join(unknown)} is not a plan of 3-card Gops; a plan lists the card bid on prizes "
+        return wrong(E5, f"{', '.join(unknown)} is not a plan of 3-card Gops; a plan lists the card bid on prizes "
                          f"1, 2, 3, each card once: {', '.join(plans)}")
     truth = strictly_dominated_plans(3)
     extra = [label for label in labels if label not in truth]
@@ -116,12 +169,12 @@ def check_dominated_plans(dominated):
         label = extra[0]
         row = game.payoffs[plans.index(label)]
         best = plans[int(np.argmax(row))]
-        return wrong(E4, f"plan {label} is not strictly dominated: no other plan does better than it against "
+        return wrong(E5, f"plan {label} is not strictly dominated: no other plan does better than it against "
                          f"every opposing plan (against {best} it scores {row.max():+g})",
                      "a plan is strictly dominated when one other row is larger in every column")
     if missing:
         label = missing[0]
-        return wrong(E4, f"you missed plan {label}: plan {truth[label][0]} scores more than it against every "
+        return wrong(E5, f"you missed plan {label}: plan {truth[label][0]} scores more than it against every "
                          "opposing plan", "compare the rows of the matrix column by column")
-    return correct(E4, "only 321 is strictly dominated (by 123): it puts the big card on the small prize "
+    return correct(E5, "only 321 is strictly dominated (by 123): it puts the big card on the small prize "
                        "and the small card on the big one.")

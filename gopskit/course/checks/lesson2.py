@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
-from ..mixed import endgame, first_turn_policy, parity_split, solve_two_by_two
+from ..mixed import endgame, lp_game, solve_two_by_two
+from ...solvers.matrix import solve_zero_sum
 from ._registry import checker
 
 E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
-PARITY_PRIZE = 7
 FP_COUNTS = {1: 7, 3: 3}  # the opponent's past bids in exercise 4
 
 
@@ -76,21 +76,59 @@ def check_endgame_value(endgame_value):
     return wrong(E2, f"{x:g} is not it", "put your p from exercise 1 into 3p + 1(1 - p)")
 
 
+def _show(x: float) -> str:
+    return f"{round(float(x), 4) + 0.0:.4f}"  # + 0.0: never print -0.0000
+
+
+def _lp_test_games():
+    """The games exercise 3's solver is tried on: the 3 x 3 turn, the endgame, and the endgame from the other side
+    (a negative value: it catches a value variable left with linprog's default bound v >= 0)."""
+    turn, end = lp_game().payoffs, endgame().payoffs
+    return {"the 3 x 3 turn": turn, "the endgame": end, "the endgame seen by your opponent": -end.T}
+
+
 @checker(2, E3)
-def check_parity(parity_on_seven):
-    """Exercise 3: which parity the 8-card equilibrium prefers on prize 7."""
-    if is_blank(parity_on_seven):
-        return not_answered(E3, "parity_on_seven")
-    answer = parity_on_seven.strip().lower() if isinstance(parity_on_seven, str) else None
-    if answer not in ("odd", "even"):
-        return wrong(E3, f"answer \"odd\" or \"even\", not {describe(parity_on_seven)}")
-    odd, even = parity_split(first_turn_policy(8))[PARITY_PRIZE - 1]
-    truth = "odd" if odd > even else "even"
-    if answer == truth:
-        return correct(E3, f"{truth}: on the 7 the equilibrium bids an even card with probability {even:.2f}. "
-                           "Its bids form a comb (every other card), not a hill around the prize.")
-    return wrong(E3, f"on the 7 the chance of an {answer} bid is only {odd if answer == 'odd' else even:.2f}",
-                 f"read row {PARITY_PRIZE} of the heat map and add the odd and even columns")
+def check_linprog_solver(solve_with_linprog):
+    """Exercise 3: solve_with_linprog(payoffs) -> (value, row strategy), set up by the student for scipy's linprog."""
+    if is_blank(solve_with_linprog):
+        return not_answered(E3, "solve_with_linprog")
+    if not callable(solve_with_linprog):
+        return wrong(E3, f"solve_with_linprog should be a function of a payoff matrix, not {describe(solve_with_linprog)}")
+    for name, A in _lp_test_games().items():
+        truth = solve_zero_sum(A)
+        try:
+            answer = solve_with_linprog(A.copy())
+            value, strategy = answer
+            x = np.asarray(strategy, dtype=float).ravel()
+        except Exception as exc:  # any error in the student's code becomes a sentence
+            hint = ("if linprog found no solution (result.x is None), check the bounds: linprog keeps every "
+                    "variable >= 0 unless told otherwise, and this game's value is negative: give v bounds (None, None)"
+                    if truth.value < 0 else "return the value and the row player's probabilities, in that order")
+            return wrong(E3, f"on {name} your function failed ({type(exc).__name__}: {exc}); it should return "
+                             "(value, strategy)", hint)
+        v = as_number(value)
+        if v is None or x.shape != (A.shape[0],) or not np.all(np.isfinite(x)):
+            return wrong(E3, f"on {name} (a {A.shape[0]} x {A.shape[1]} game) it returned {describe(answer)}; "
+                             f"expected a number and {A.shape[0]} probabilities", "result.x holds [p_1, ..., p_m, v]")
+        if np.any(x < -1e-6) or abs(x.sum() - 1) > 1e-6:
+            return wrong(E3, f"on {name} your strategy {np.round(x, 3).tolist()} is not a probability distribution",
+                         "add the equality constraint p_1 + ... + p_m = 1 (A_eq, b_eq) and keep each p_i >= 0")
+        if _close(v, -truth.value, 1e-4) and not _close(v, truth.value, 1e-4):
+            return wrong(E3, f"on {name} your value has the wrong sign ({_show(v)}, should be {_show(truth.value)})",
+                         "linprog minimises: to maximise v, minimise -v, then turn the sign back")
+        if not _close(v, truth.value, 1e-4):
+            hint = ("linprog's default bounds keep every variable >= 0: give v bounds (None, None)"
+                    if truth.value < 0 and v >= -1e-6 else "each column j needs v - sum_i p_i A[i, j] <= 0")
+            return wrong(E3, f"on {name} the value should be {_show(truth.value)}, not {_show(v)}", hint)
+        guaranteed = float((x @ A).min())
+        if guaranteed < truth.value - 1e-4:
+            return wrong(E3, f"on {name} your strategy guarantees only {_show(guaranteed)}, below the value "
+                             f"{_show(truth.value)}", "one constraint per column of the opponent: sum_i p_i A[i, j] >= v")
+    turn = solve_zero_sum(lp_game().payoffs)
+    mix = ", ".join(f"{p:.3f}" for p in turn.row_strategy)
+    return correct(E3, f"your linear program matches the kit's solver on all three games. On the 3 x 3 turn the "
+                       f"value is {round(turn.value, 3) + 0.0:.3f} and the mix ({mix}): a game that looks the same from both "
+                       "sides is worth 0.")
 
 
 @checker(2, E4)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from ...solvers.cfr import bid_given_prize
 from ..feedback import as_card_list, as_int, as_number, correct, describe, is_blank, not_answered, wrong
-from ..hidden import first_turn_information_sets, possible_bids, solve
+from ..hidden import INFOSET_EXERCISE, first_turn_information_sets, information_set_values, possible_bids
 from ..strategies import strategy_problem, trial
 from ._registry import checker
 
 E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
 DEDUCTION = {"num_cards": 4, "my_bid": 3, "told": "won"}
-BLUFF_PRIZE = 1
 
 
 @checker(3, E1)
@@ -84,23 +82,45 @@ def check_beats_honest(strategy):
                  "match-prize bids the prize; beat it by one where you can, throw your lowest card where you cannot")
 
 
+def _as_values(answer):
+    """``{1: x, 2: y}`` with number values, else None."""
+    if not isinstance(answer, dict):
+        return None
+    keys = {as_int(k): as_number(v) for k, v in answer.items()}
+    return None if None in keys or None in keys.values() else keys
+
+
 @checker(3, E4)
-def check_bluff_reading(bluff_on_one):
-    """Exercise 4: in 4-card hidden-bid Gops, how often the equilibrium bids above a prize of 1."""
-    if is_blank(bluff_on_one):
-        return not_answered(E4, "bluff_on_one")
-    x = as_number(bluff_on_one)
-    if x is None or not 0 <= x <= 1:
-        return wrong(E4, f"bluff_on_one is a probability between 0 and 1, not {describe(bluff_on_one)}")
-    probs, _mass = bid_given_prize(solve("hidden bids"), player=0)
-    row = probs[BLUFF_PRIZE - 1]
-    above, at = row[BLUFF_PRIZE:].sum(), row[BLUFF_PRIZE - 1]
-    if abs(x - above) <= 0.02:
-        return correct(E4, f"{above:.2f}: about one time in {round(1 / above)} the equilibrium spends a bigger card "
-                           "on the smallest prize, so an opponent cannot count on its big cards still being there.")
-    if abs(x - at) <= 0.02:
-        return wrong(E4, f"{at:.2f} is the chance of bidding exactly 1", "add the bids 2, 3 and 4 in row 1")
-    if abs(x - probs[BLUFF_PRIZE - 1, BLUFF_PRIZE]) <= 0.02:
-        return wrong(E4, f"{x:.2f} is the chance of bidding 2 only; bids of 3 and 4 are above the 1 too",
-                     "add the bids 2, 3 and 4 in row 1")
-    return wrong(E4, f"{x:g} is not it", "read row 1 of the heat map and add the bids 2, 3 and 4")
+def check_information_set_values(info_set_values):
+    """Exercise 4: the value of each next bid at one information set (hidden bids, a mostly honest opponent)."""
+    if is_blank(info_set_values):
+        return not_answered(E4, "info_set_values")
+    answer = _as_values(info_set_values)
+    truth = information_set_values()
+    bids = sorted(truth.values)
+    if answer is None or sorted(answer) != bids:
+        return wrong(E4, f"info_set_values should be a dict with one number per card you hold, like "
+                         f"{{{bids[0]}: -1.5, {bids[1]}: 0.25}}; not {describe(info_set_values)}")
+    if all(abs(answer[b] - float(truth.values[b])) <= 0.01 for b in bids):
+        best = max(bids, key=lambda b: truth.values[b])
+        worse = [f"in the position where they bid {t}, bid {max(bids, key=lambda b: v[b])} would be better"
+                 for t, v in truth.per_position.items() if max(bids, key=lambda b: v[b]) != best]
+        return correct(E4, f"bid {best} is worth {float(truth.values[best]):+g}, the other {float(min(truth.values.values())):+g}. "
+                           f"{'; '.join(worse).capitalize()}, but you cannot tell the positions apart, so you weigh "
+                           "them by your belief and bid one card in both.")
+    for theirs, values in truth.per_position.items():
+        if all(abs(answer[b] - float(values[b])) <= 0.01 for b in bids):
+            return wrong(E4, f"those are the values if you knew they had bid {theirs}, but you were only told you won",
+                         "average the two positions, each with its chance given what you were told")
+    first_turn = INFOSET_EXERCISE["prize_order"][0]
+    if all(abs(answer[b] - first_turn - float(truth.values[b])) <= 0.01 for b in bids):
+        return wrong(E4, f"you added the {first_turn} points already won on the first turn",
+                     "count only the turns still to come")
+    uniform = {b: sum(float(v[b]) for v in truth.per_position.values()) / len(truth.per_position) for b in bids}
+    if truth.belief != {t: 1 / len(truth.belief) for t in truth.belief} and \
+            all(abs(answer[b] - uniform[b]) <= 0.01 for b in bids):
+        return wrong(E4, "you weighted the positions equally, but they are not equally likely",
+                     "Bayes: each position's chance is the chance of their bid, among the bids that fit 'you won'")
+    b = next(b for b in bids if abs(answer[b] - float(truth.values[b])) > 0.01)
+    return wrong(E4, f"bid {b} is not worth {answer[b]:g}",
+                 "for each position and each of their replies: points on the next two turns, times the chance")
