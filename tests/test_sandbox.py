@@ -262,3 +262,74 @@ def test_docstring_examples_run(module):
     import importlib
 
     assert doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS).failed == 0
+
+
+# ------------------------------------------- the parent's clock, deaths ---
+HOSTILE = pathlib.Path(__file__).parent / "data" / "hostile"
+
+
+def test_the_parent_stops_a_strategy_that_cancels_its_alarm_and_patches_the_clock():
+    import time
+
+    from gopskit.arena.sandbox import parent_deadline
+
+    limits = Limits(time_limit=0.3, load_time_limit=5)
+    with SandboxWorker(HOSTILE / "stops_the_clock.py", limits) as worker:
+        assert worker.start()
+        begin = time.monotonic()
+        reply = worker.play([("g", 1, OBS)])["g"]
+        elapsed = time.monotonic() - begin
+    assert reply.error == "timeout" and "was stopped" in reply.detail, reply
+    assert parent_deadline(0.3) <= elapsed < 2.0  # the strategy wanted 2.5 s
+
+
+def test_a_worker_killed_between_batches_is_a_forfeit_then_a_fresh_process():
+    import os
+    import signal
+
+    with SandboxWorker(STUDENTS / "copycat.py", FAST) as worker:
+        assert worker.play([("a", 1, OBS)])["a"].move == 4
+        os.killpg(worker.process.pid, signal.SIGKILL)
+        worker.process.wait()
+        died = worker.play([("b", 1, OBS), ("c", 1, OBS)])
+        again = worker.play([("d", 1, OBS)])
+    assert {r.error for r in died.values()} == {"crash"} and "between moves" in died["b"].detail
+    assert again["d"].move == 4 and worker.restarts == 1
+
+
+def test_a_worker_whose_pipe_breaks_before_send_never_raises():
+    with SandboxWorker(STUDENTS / "copycat.py", FAST) as worker:
+        assert worker.start()
+        worker.process.stdin.close()  # as if it died between start and send
+        replies = worker.play([("a", 1, OBS)])
+    assert replies["a"].error == "crash"
+
+
+def test_without_bubblewrap_the_fence_is_announced_loudly(monkeypatch):
+    from gopskit.arena.entries import student_entry
+    from gopskit.arena.sandbox import isolation, isolation_report
+    from gopskit.arena.tournament import Tournament
+
+    monkeypatch.setenv("GOPSKIT_SANDBOX", "fence")
+    assert isolation() == "fence" and isolation_report().startswith("WARNING: NO OPERATING-SYSTEM SANDBOX")
+    t = Tournament(Goofspiel(num_cards=3), [student_entry(STUDENTS / "copycat.py"), "random"], games=1,
+                   limits=FAST, processes=1, exploitability=False)
+    with pytest.warns(RuntimeWarning, match="NO OPERATING-SYSTEM SANDBOX"):
+        results = t.run(progress=False)
+    assert results.isolation == "fence" and results.to_dict()["isolation"] == "fence"
+    monkeypatch.setenv("GOPSKIT_SANDBOX", "nonsense")
+    with pytest.raises(OptionError, match="allowed: auto, bubblewrap, fence"):
+        isolation()
+
+
+def test_the_seccomp_filter_is_whole_instructions_ending_in_allow():
+    import struct
+
+    from gopskit.arena.sandbox import seccomp_program
+
+    program = seccomp_program()
+    if program is None:  # not x86-64 or arm64: bubblewrap runs without the filter
+        return
+    assert len(program) % 8 == 0
+    last = struct.unpack("=HBBI", program[-8:])
+    assert last == (0x06, 0, 0, 0x7FFF0000)

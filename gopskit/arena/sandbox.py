@@ -88,15 +88,15 @@ _PIPE_BYTES = 2**20
 def parent_deadline(time_limit: float) -> float:
     """Seconds the parent waits for one move before it stops the sandbox.
 
-    The time limit plus a slack for the pipe and the scheduler (0.1 s plus a
+    The time limit plus a slack for the pipe and the scheduler (0.25 s plus a
     tenth of the limit). Inside, an alarm stops slow code at the limit itself,
     so an honest slow move is a timeout for that game only; a strategy that
     switches the alarm off is stopped by the parent at this deadline.
 
     >>> parent_deadline(1.0)
-    1.2
+    1.35
     """
-    return round(time_limit + 0.1 + 0.1 * time_limit, 6)
+    return round(time_limit + 0.25 + 0.1 * time_limit, 6)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -396,7 +396,7 @@ class SandboxWorker:
             try:
                 self._write(_frame({"op": "quit"}), time.monotonic() + 0.5)
                 self.process.wait(timeout=0.5)
-            except (OSError, subprocess.TimeoutExpired, TimeoutError):
+            except (OSError, subprocess.TimeoutExpired, TimeoutError, ValueError):
                 pass
         self._stop()
         if self.home is not None:
@@ -463,7 +463,7 @@ class SandboxWorker:
             return
         if not self.start():
             return
-        if self._buffer or _readable(self.process.stdout.fileno()):
+        if self._buffer or _readable(self.process.stdout):
             self._death = "wrote on the tournament's pipe between moves and was stopped"
             self._stop()
             return
@@ -477,7 +477,7 @@ class SandboxWorker:
             frame = _frame({**message, "items": plain(items)})
         try:
             self._write(frame, time.monotonic() + parent_deadline(self.limits.time_limit))
-        except (OSError, TimeoutError):
+        except (OSError, TimeoutError, ValueError):
             self._death = self._death_reason()
             self._stop()
             return
@@ -518,7 +518,7 @@ class SandboxWorker:
             try:
                 self._write(_frame({"op": "reset"}), time.monotonic() + _LOAD_GRACE)
                 line = self._next_line(time.monotonic() + _LOAD_GRACE)
-            except (OSError, TimeoutError):
+            except (OSError, TimeoutError, ValueError):
                 line = None
             if not isinstance(line, bytes):
                 self._stop()
@@ -679,7 +679,7 @@ def collect_all(workers) -> list[dict]:
     return [w._finish() for w in workers]
 
 
-def _readable(fd: int) -> bool:
+def _readable(fd) -> bool:
     try:
         return bool(select.select([fd], [], [], 0)[0])
     except (OSError, ValueError):
