@@ -116,6 +116,9 @@ def test_the_lp_exercise_game_is_three_by_three_without_a_saddle_point_and_worth
     A = mixed.lp_game().payoffs
     assert A.shape == (3, 3) and not _has_saddle(A)
     assert abs(_game_value(A)) < 1e-9 and np.allclose(A, -A.T)
+    # the teacher's worked answer: the mix 3/11, 5/11, 3/11 makes every column pay 0
+    mix = np.array([3, 5, 3]) / 11
+    assert np.allclose(mix @ A, 0, atol=1e-9)
 
 
 # ------------------------------------------------------ lesson 3: bluffing --
