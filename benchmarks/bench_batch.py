@@ -1,4 +1,4 @@
-"""Batch play speed: games per second on one core (DESIGN.md contract 3).
+"""Batch play speed: games per second on one core (docs/architecture.md, batch play).
 
 Target: at least 100,000 random-vs-random 13-card two-player games per second
 on one core through the vectorised path. Also prints the per-game path's

@@ -1,4 +1,4 @@
-"""Batch play (DESIGN.md contract 3): shapes, seeds, and both paths agreeing."""
+"""Batch play (docs/architecture.md, batch play): shapes, seeds, and both paths agreeing."""
 
 import numpy as np
 import pytest

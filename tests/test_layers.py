@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md: the engine never pulls in a UI or plotting library."""
+"""The layers of docs/architecture.md: the engine never pulls in a UI or plotting library."""
 
 from __future__ import annotations
 

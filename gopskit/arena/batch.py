@@ -1,4 +1,4 @@
-"""Batch play: many seeded games at once (DESIGN.md contract 3).
+"""Batch play: many seeded games at once (docs/architecture.md, batch play).
 
 ``play_many(rules, agents, games, seed)`` returns a ``(games, players)``
 array of the points each player won, identical for the same seed.

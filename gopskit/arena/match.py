@@ -1,6 +1,6 @@
 """Play one game between agents: the loop every game shares.
 
-The match owns the randomness (STYLE.md, point 4): one seed gives the deal
+The match owns the randomness (docs/architecture.md, layers): one seed gives the deal
 and every agent's generator, so a seeded game repeats move for move.
 """
 

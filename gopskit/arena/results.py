@@ -2,7 +2,7 @@
 
 A :class:`ResultSet` holds the entries and one dict per game (the seats, the
 seed, the points, the winners, any forfeit with its reason, and the game
-record in the DESIGN.md record format). Everything else is computed from the
+record in the record format of docs/architecture.md). Everything else is computed from the
 games: the ranking, the head-to-head matrix, the forfeits, and how each entry
 bids. ``save`` writes ``results.json`` (everything), ``games.csv`` (one row
 per game and seat) and ``ranking.csv``; ``ResultSet.load`` reads them back.

@@ -63,7 +63,7 @@ def play_games(rules, entries: Sequence, seeds: Sequence[int], workers: Mapping 
     ``workers`` maps a student entry's name to its
     :class:`~gopskit.arena.sandbox.SandboxWorker`. Each result is JSON-ready:
     ``{"seats": names, "seed", "points", "winners", "forfeits", "record"}``
-    with ``record`` in the game's record format (DESIGN.md contract 1).
+    with ``record`` in the game's record format (docs/architecture.md).
     Game ``k`` deals from ``seeds[k]`` exactly as :func:`gopskit.arena.play_game`
     does, so a bots-only game replays with ``play_game(rules, bots, seed)``.
     """

@@ -12,7 +12,7 @@ what each bot would bid. The result answers a lesson's questions:
   (:attr:`BidComparison.support_share`)?
 * which bot plays most like the class (:attr:`BidComparison.bot_agreement`)?
 
-Stages are kept apart (STYLE.md, point 5): :func:`compare_bids` computes,
+Stages are kept apart (docs/architecture.md, layers): :func:`compare_bids` computes,
 :func:`plot_comparison` draws, :meth:`BidComparison.table_html` prints.
 
 >>> from gopskit.classroom import ClassroomStore

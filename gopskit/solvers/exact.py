@@ -84,7 +84,7 @@ def _card_set(name: str, cards, allowed: Iterable[int]) -> tuple[int, ...]:
 
 
 class GoofspielSolution:
-    """Every position's value under one objective and tie rule (DESIGN.md contract 2).
+    """Every position's value under one objective and tie rule (docs/architecture.md, the exact solver).
 
     Build it with :func:`solve_goofspiel` (the whole game) or
     :func:`solve_endgame` (the rest of one game); load a saved one with

@@ -1,6 +1,6 @@
 """The game board: one ipywidgets view for every game of the kit.
 
-The board is a view (STYLE.md point 8): its public state is a few traitlets
+The board is a view (docs/architecture.md, layers): its public state is a few traitlets
 (``status``, ``turn``, ``finished``, ``seats``, ``selected``,
 ``last_click_ms``), its children are wired privately, and :meth:`GameBoard.reset`
 starts a new game. It holds no rules: a click becomes
@@ -10,7 +10,7 @@ through the agent protocol, and the engine's ``apply`` judges the joint move
 the game's :class:`~gopskit.widgets.views.base.GameView`, pure functions of
 the state.
 
-Test hooks (DESIGN.md contract 4): clickable cards have the CSS class
+Test hooks (docs/architecture.md): clickable cards have the CSS class
 ``gopskit-card``, the status line ``gopskit-status``, the new-game button
 ``gopskit-new-game`` and the confirm button ``gopskit-confirm``.
 

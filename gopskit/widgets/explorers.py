@@ -1,6 +1,6 @@
 """The explorers: payoff matrices, Goofspiel's optimal bids, learning dynamics.
 
-Each explorer is a view (STYLE.md point 8): controls in, a status line, an
+Each explorer is a view (docs/architecture.md, layers): controls in, a status line, an
 HTML picture out; :meth:`reset` puts the controls back to how it opened. The
 numbers come from :mod:`gopskit.widgets.explore_data` and the solvers, the
 figures from :mod:`gopskit.viz.figures`, and every number on screen is

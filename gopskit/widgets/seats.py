@@ -1,4 +1,4 @@
-"""A human at a board is just another agent (STYLE.md point 3).
+"""A human at a board is just another agent (docs/architecture.md, layers).
 
 :class:`HumanSeat` speaks the agent protocol of :mod:`gopskit.agents`, so the
 board plays every seat, human or bot, through the same loop
