@@ -5,8 +5,17 @@ by default, solved on first use in well under a second and cached on disk
 and in the process) the bot plays :func:`gopskit.solvers.solve_goofspiel`'s
 optimal mixed bid exactly: no opponent can expect to beat it.
 
-For bigger decks (up to 13 cards) until an exact solution is stored, it
-plays a documented heuristic, **lookahead with an exact endgame**:
+For bigger decks (up to 13 cards) it plays exactly wherever an exact
+solution can be had without solving on the spot:
+
+* a complete solution in the cache (``gopskit solve --cards 13`` writes
+  one, minutes once per machine; it is mapped from disk, so opening it is
+  instant and every classroom kernel shares one copy): every position;
+* the opening book the package ships (:mod:`gopskit.solvers.opening`, the
+  13-card game's first two turns, from a complete solve): the first turns.
+
+Elsewhere it plays a documented heuristic, **lookahead with an exact
+endgame**:
 
 1. With ``endgame_cards`` cards (5 by default) or fewer left, it solves the
    rest of the hand exactly (:func:`gopskit.solvers.exact.solve_endgame`,
@@ -18,8 +27,9 @@ plays a documented heuristic, **lookahead with an exact endgame**:
    rank (best card for the best prize, and so on) and adds up who wins each
    pair; it is antisymmetric and zero for equal hands, like the true value.
 
-Mixed bids are drawn with the generator the match hands the bot, so seeded
-games repeat. The objective is "points" (expected point difference) unless
+After each move ``source`` says which of these chose it ("exact solution",
+"opening book", "exact endgame" or "estimate"). Mixed bids are drawn with
+the generator the match hands the bot, so seeded games repeat. The objective is "points" (expected point difference) unless
 ``objective="win"`` is asked for, which the heuristic treats as "points".
 """
 
@@ -138,6 +148,7 @@ class EquilibriumBot(Agent):
         self.objective, self.exact_up_to = objective, exact_up_to
         self.endgame_cards, self.progress = endgame_cards, progress
         self._endgames: dict = {}
+        self.source: str | None = None
 
     def supports(self, rules) -> bool:
         """Two-player Goofspiel, ties discard or carry, every bid and prize seen, shuffled pile."""
@@ -155,15 +166,37 @@ class EquilibriumBot(Agent):
         return {"hand": tuple(obs.hand), "opp_hand": tuple(obs.hands[them]), "prizes": prizes,
                 "prize": obs.prize, "lead": lead, "pot": sum(obs.offer) - obs.prize}
 
+    def exact_solution(self, num_cards: int, ties: str, hand_size: int):
+        """``(solution, source)`` that plays a turn with ``hand_size`` cards exactly, or ``(None, None)``.
+
+        Up to ``exact_up_to`` cards the deck is solved on first use; beyond,
+        only what is already there is used: a complete solution in the cache,
+        else the shipped opening book for the first turns.
+        """
+        from ..solvers.storage import cached_solution, find_solution
+
+        if num_cards <= self.exact_up_to:
+            return cached_solution(num_cards, self.objective, ties, progress=self.progress), "exact solution"
+        full = find_solution(num_cards, self.objective, ties)
+        if full is not None:
+            return full, "exact solution"
+        from ..solvers.opening import shipped_opening
+
+        book = shipped_opening(num_cards, self.objective, ties)
+        if book is not None and book.plays(hand_size):
+            return book, "opening book"
+        return None, None
+
     def policy(self, obs) -> dict:
         pos = self.position(obs)
-        if obs.num_cards <= self.exact_up_to:
-            from ..solvers.storage import cached_solution
-
-            solution = cached_solution(obs.num_cards, self.objective, obs.ties, progress=self.progress)
+        solution, source = self.exact_solution(obs.num_cards, obs.ties, len(pos["hand"]))
+        if solution is not None:
+            self.source = source
             return solution.policy(**pos)
         if len(pos["hand"]) <= self.endgame_cards:
+            self.source = "exact endgame"
             return self._endgame(pos, obs.ties).policy(**{**pos, "lead": 0})
+        self.source = "estimate"
         from ..solvers._exact_lp import matrix_game  # numba: loaded on first use, not when bots are listed
 
         M = lookahead_matrix(pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"], obs.ties == "carry")

@@ -102,6 +102,10 @@ class LayeredSolution:
         self.total_points = int(sum(tables.prize_values))
         self.turned, self.bases = [], []
         for layer in tables.layers:
+            if layer is None:  # a layer these tables leave out (see build_tables' ``lowest``)
+                self.turned.append(None)
+                self.bases.append(np.zeros(1, dtype=np.int64))
+                continue
             turned = self.slack + self.total_points - layer.prize_sums
             sizes = extra_sizes(turned, self.win, self.carry) * layer.num_patterns
             self.turned.append(turned)

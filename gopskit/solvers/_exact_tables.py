@@ -222,19 +222,30 @@ def _prize_sets(num_prizes: int, values: np.ndarray):
     return rank_of_mask, by_size
 
 
-def build_tables(prize_values, max_length: int, top: int | None = None) -> Tables:
-    """Tables for layers 0..``top`` (default: one card per prize value)."""
+def build_tables(prize_values, max_length: int, top: int | None = None, lowest: int = 0) -> Tables:
+    """Tables for layers 0..``top`` (default: one card per prize value).
+
+    ``lowest`` > 0 builds only the layers from ``lowest`` up (the others are
+    None, and layer ``lowest`` has no child tables): enough to play the
+    top of a big deck from stored values without the cost of the whole
+    game's tables.
+    """
     values = np.asarray(prize_values, dtype=np.int64)
     top = len(values) if top is None else top
     rank_of_mask, by_size = _prize_sets(len(values), values)
     layers = []
     previous = np.zeros(1, dtype=np.int64)
     for size in range(top + 1):
+        if size < lowest:
+            layers.append(None)
+            continue
         codes = pattern_codes(size, max_length)
         if size == 0:
             child = np.zeros((1, 0, 0), dtype=np.int32)
             outcome = np.zeros((1, 0, 0), dtype=np.int8)
             swap = np.zeros(1, dtype=np.int32)
+        elif size == lowest:
+            child = outcome = swap = None
         else:
             child, outcome, swap = _child_tables(codes, previous, size)
         masks, sums = by_size[size]
@@ -244,6 +255,6 @@ def build_tables(prize_values, max_length: int, top: int | None = None) -> Table
 
 
 @lru_cache(maxsize=4)
-def full_game_tables(num_cards: int) -> Tables:
-    """The tables of the whole ``num_cards``-card game (prizes 1..num_cards)."""
-    return build_tables(range(1, num_cards + 1), num_cards)
+def full_game_tables(num_cards: int, lowest: int = 0) -> Tables:
+    """The tables of the whole ``num_cards``-card game (prizes 1..num_cards), from layer ``lowest`` up."""
+    return build_tables(range(1, num_cards + 1), num_cards, lowest=lowest)

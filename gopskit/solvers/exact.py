@@ -124,6 +124,8 @@ class GoofspielSolution:
             )
         lead, pot = _whole("lead", lead), _whole("pot", pot)
         j = len(hand)
+        if self.engine.tables.layers[j] is None or self.engine.values[j] is None:
+            raise PositionError(f"this solution holds only hands of {self.hand_sizes()} cards, not {j}")
         indices = [self._prize_index[c] for c in prize_cards]
         q = self.engine.tables.prize_rank(indices)
         self._check_extras(j, q, lead, pot)
@@ -169,6 +171,7 @@ class GoofspielSolution:
                 raise PositionError(f"prize {prize!r} is not one of the prize cards still to win")
             return self.engine.stored_value(j, q, pattern, lead, pot) + 0.0
         index = self._prize_position(prize, self._indices(q, j))
+        self._turn_layer(j)
         return self.engine.turn_game(j, q, pattern, index, lead, pot)[0] + 0.0
 
     def policy(self, hand, opp_hand, prizes, prize, lead=0, pot=0) -> dict[int, float]:
@@ -184,6 +187,7 @@ class GoofspielSolution:
         if prize is None:
             raise PositionError("a bid is made once the prize is turned: give prize=<card>")
         index = self._prize_position(prize, self._indices(q, j))
+        self._turn_layer(j)
         _value, x, _y = self.engine.turn_game(j, q, pattern, index, lead, pot)
         x = np.where(x < 1e-12, 0.0, x)
         x = x / x.sum()
@@ -199,7 +203,24 @@ class GoofspielSolution:
         if j == 0 or prize is None:
             raise PositionError("a turn needs cards in hand and a turned prize")
         index = self._prize_position(prize, self._indices(q, j))
+        self._turn_layer(j)
         return self.engine.turn_matrix(j, q, pattern, index, lead, pot)
+
+    def hand_sizes(self) -> str:
+        """The hand sizes this solution stores values for, e.g. ``"0 to 8"`` (an opening book: ``"11 to 13"``)."""
+        sizes = [j for j, v in enumerate(self.engine.values) if v is not None]
+        return f"{sizes[0]} to {sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
+
+    def plays(self, hand_size: int) -> bool:
+        """True when this solution can give the policy of a turn with ``hand_size`` cards in each hand."""
+        layers, values = self.engine.tables.layers, self.engine.values
+        return (1 <= hand_size < len(layers) and layers[hand_size] is not None
+                and layers[hand_size].child is not None and values[hand_size - 1] is not None)
+
+    def _turn_layer(self, j: int) -> None:
+        if not self.plays(j):
+            raise PositionError(f"this solution cannot play hands of {j} cards: it holds values for "
+                                f"hands of {self.hand_sizes()} cards")
 
     def _indices(self, q: int, j: int) -> set[int]:
         mask = int(self.engine.tables.layers[j].masks[q])

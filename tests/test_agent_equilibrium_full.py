@@ -1,0 +1,69 @@
+"""The equilibrium bot beyond the decks it solves on the spot: a complete cached solution, the opening book."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gopskit.agents.equilibrium import EquilibriumBot
+from gopskit.games.goofspiel import Goofspiel
+from gopskit.solvers import opening, solve_goofspiel, storage
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("GOPSKIT_CACHE", str(tmp_path))
+    monkeypatch.setattr(storage, "_MEMORY", {})
+
+
+@pytest.fixture(scope="module")
+def nine():
+    return solve_goofspiel(9)
+
+
+def _play(bot, rules, seed):
+    """Play bot (seat 0) against random; yield (observation, policy, source) at every turn."""
+    from gopskit.agents import make_agent
+
+    state = rules.new_game(seed=seed)
+    other = make_agent("random")
+    bot.reset(rules, 0, np.random.default_rng(seed))
+    other.reset(rules, 1, np.random.default_rng(seed + 1))
+    while not state.is_terminal():
+        obs = state.observation(0)
+        policy = bot.policy(obs)
+        yield obs, policy, bot.source
+        state.apply([bot.act(obs), other.act(state.observation(1))])
+
+
+def _solver_policy(solution, obs):
+    return solution.policy(**EquilibriumBot.position(obs))
+
+
+def test_a_complete_solution_in_the_cache_is_played_at_every_turn(tmp_path, nine):
+    solve_goofspiel(9, checkpoint=tmp_path / storage.layer_folder_name(9, "points", "discard"))
+    bot = EquilibriumBot(progress=False, exact_up_to=8)
+    turns = list(_play(bot, Goofspiel(num_cards=9), seed=4))
+    assert len(turns) == 9 and {source for *_, source in turns} == {"exact solution"}
+    for obs, policy, _source in turns:
+        assert policy == pytest.approx(_solver_policy(nine, obs), abs=1e-12)
+
+
+def test_the_opening_book_plays_the_first_turns_exactly(tmp_path, monkeypatch, nine):
+    path = tmp_path / "book9.npz"
+    opening.save_opening(nine, path, depth=2)
+    book = opening.load_opening(path)
+    monkeypatch.setattr(opening, "shipped_opening", lambda n, objective="points", ties="discard": book if n == 9 else None)
+    bot = EquilibriumBot(progress=False, exact_up_to=8, endgame_cards=4)
+    turns = list(_play(bot, Goofspiel(num_cards=9), seed=7))
+    sources = [source for *_, source in turns]
+    assert sources[:2] == ["opening book"] * 2
+    assert sources[2:] == ["estimate"] * 3 + ["exact endgame"] * 4
+    for obs, policy, _source in turns[:2]:
+        assert policy == pytest.approx(_solver_policy(nine, obs), abs=1e-12)
+
+
+def test_without_book_or_solution_the_bot_says_it_estimates():
+    bot = EquilibriumBot(progress=False, exact_up_to=8, endgame_cards=3)
+    sources = [source for *_, source in _play(bot, Goofspiel(num_cards=10), seed=1)]
+    assert sources == ["estimate"] * 7 + ["exact endgame"] * 3
