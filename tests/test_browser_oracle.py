@@ -1,0 +1,131 @@
+"""The screen oracle in a real browser: each of the six boards played to the end by clicking.
+
+One Voila server for the module (``gopskit.serve.background_server``, as in
+``tests/test_browser.py``) and Debian's Chromium through Playwright. On every
+board the test clicks the first playable card (and the confirm button where
+the game has one) until the status line says the game is over, then reads the
+final screen and checks it against the engine: the game's record, folded
+under the end summary, is replayed by ``gopskit.games.replay_record`` and the
+status line, every panel's score, the summary and the turn table must agree
+with the replayed game.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from gopskit.games import replay_record
+from gopskit.games.base import MatchState
+
+from test_browser import _require_chromium, CHROMIUM, CHROMIUM_ARGS, open_app  # noqa: F401 - shared fixtures' helpers
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+BOARDS = [
+    ("goofspiel.ipynb", "goofspiel"),
+    ("gops_for_three.ipynb", "gops-for-three"),
+    ("throps.ipynb", "throps"),
+    ("gooseberry_fool.ipynb", "gooseberry-fool"),
+    ("divide_and_conquer.ipynb", "divide-and-conquer"),
+    ("raj.ipynb", "raj"),
+]
+CLICK_TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from gopskit.serve import background_server
+
+    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
+    with open(log_path, "wb") as log, background_server(log=log) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _status(page) -> str:
+    return page.locator(".gopskit-status").inner_text().strip()
+
+
+def _click_once(page) -> None:
+    """One person's move: a playable card, then confirm if the board asks; wait for the board to answer."""
+    before = _status(page)
+    clicks = page.locator(".gopskit-timing").inner_html()
+    page.locator(".gopskit-card:not([disabled])").first.click()
+    confirm = page.locator(".gopskit-confirm:not([disabled])")
+    if page.locator(".gopskit-confirm").is_visible():
+        confirm.wait_for(timeout=CLICK_TIMEOUT_MS)
+        before = _status(page)
+        clicks = page.locator(".gopskit-timing").inner_html()
+        confirm.click()
+    page.wait_for_function(
+        "([status, clicks]) => {"
+        " const s = document.querySelector('.gopskit-status').innerText.trim();"
+        " const t = document.querySelector('.gopskit-timing').innerHTML;"
+        " return (s !== status || t !== clicks) && !s.includes('you chose'); }",
+        arg=[before, clicks], timeout=CLICK_TIMEOUT_MS,
+    )
+
+
+def _play_to_the_end(page) -> None:
+    for _ in range(400):
+        if _status(page).startswith("Game over"):
+            return
+        _click_once(page)
+    raise AssertionError(f"the game did not end; status: {_status(page)!r}")
+
+
+def _number(value) -> str:
+    value = float(value)
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+@pytest.mark.parametrize("notebook,game", BOARDS, ids=[g for _n, g in BOARDS])
+def test_board_played_to_the_end_agrees_with_the_engine(server, browser, notebook, game, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        open_app(page, server, notebook, tmp_path)
+        page.locator(".gopskit-card").first.wait_for(timeout=CLICK_TIMEOUT_MS)
+        _play_to_the_end(page)
+        page.screenshot(path=str(tmp_path / f"{game}-end.png"), full_page=True)
+        record = json.loads(page.locator(".gopskit-record pre").text_content())
+        assert record["game"] == game
+        state = replay_record(record)
+        scores, winners = state.scores(), state.winners()
+        names = [f"Player {p + 1}" for p in range(len(scores))]
+
+        status = _status(page)
+        assert status.startswith("Game over. Final score: " + ", ".join(f"{n} {_number(s)}" for n, s in zip(names, scores)))
+        if len(winners) == 1:
+            assert status.endswith(f"{names[winners[0]]} wins!")
+
+        hand = state.hand if isinstance(state, MatchState) else state
+        panel_scores = [t.strip() for t in page.locator(".gopskit-seat .gopskit-score").all_inner_texts()]
+        expected = [_number(s) for s in hand.scores()]
+        assert panel_scores == expected, f"panels {panel_scores}, engine {expected}"
+
+        summary = [t.strip() for t in page.locator(".gopskit-summary li").all_inner_texts()]
+        assert summary == [f"{n}: {_number(s)}" for n, s in zip(names, scores)]
+
+        rows = page.locator(".gopskit-history tbody tr").count()
+        hands = state.hands if isinstance(state, MatchState) else [state]
+        assert rows == sum(len([e for e in h.events if e is not None]) for h in hands)
+        last_row = page.locator(".gopskit-history tbody tr").last.inner_text()
+        last_event = [e for e in hands[-1].events if e is not None][-1]
+        if game != "goofspiel":  # Goofspiel's table gives the result column, not the sentence
+            assert last_event.explain(names) in last_row
+        assert re.search(r"\(0 to \d+\)", page.locator(".gopskit-summary svg").inner_html())
+    finally:
+        page.close()
