@@ -8,7 +8,8 @@ width:
 * no label is cut (an ipywidgets label, button or readout whose text is wider
   than its box: "Away afte…").
 
-At 1920 the text sizes are read with ``getComputedStyle`` over every visible
+At 1920 the app is centred and uses at least three quarters of the width, and
+the text sizes are read with ``getComputedStyle`` over every visible
 text (text inside an SVG counts at its size on screen): nothing under 16 px,
 the apps' body text at 18 px or more (the app's own size, and at least 80 %
 of what is written). Card pictures are left out: they are pictures, and
@@ -20,8 +21,13 @@ anywhere else fails the test (the stock Voila page asked a public CDN for
 Font Awesome).
 
 Screenshots of every app at 1280 and 1920 go to the folder named by
-``GOPSKIT_SCREENSHOTS`` (``make screenshots`` points it at ``docs/images``),
-else to the test's temporary folder.
+``GOPSKIT_SCREENSHOTS``, else to the test's temporary folder. The docs'
+pictures are made so::
+
+    GOPSKIT_SCREENSHOTS=docs/images .venv/bin/python -m pytest tests/test_browser_layout.py
+
+Every app also opens without a Voila error and without its code (Voila
+strips the sources).
 """
 
 from __future__ import annotations
@@ -70,7 +76,10 @@ TEXTS_JS = """
   }
   const roots = Array.from(document.querySelectorAll('.gopskit-board, .gopskit-classroom-app'))
     .filter(el => el.getClientRects().length).map(el => parseFloat(getComputedStyle(el).fontSize));
-  return {texts, roots};
+  const boxes = Array.from(document.querySelectorAll('.gopskit-board, .gopskit-classroom-app'))
+    .filter(el => el.getClientRects().length && !el.parentElement.closest('.gopskit-board, .gopskit-classroom-app'))
+    .map(el => { const r = el.getBoundingClientRect(); return [Math.round(r.left), Math.round(window.innerWidth - r.right)]; });
+  return {texts, roots, boxes};
 }
 """
 
@@ -149,6 +158,9 @@ def text_size_problems(measured: dict) -> list[str]:
     """
     problems = [f"{t['size']:g}px {t['text']!r} ({t['where']})" for t in measured["texts"] if t["size"] < SMALLEST_LABEL]
     problems += [f"the app's text is {size:g}px" for size in measured["roots"] if size < BODY_TEXT]
+    for left, right in measured.get("boxes", ()):
+        if abs(left - right) > 40 or left + right > 0.25 * (left + right + 1920):
+            problems.append(f"the app does not fill the screen, centred: {left}px free on the left, {right}px on the right")
     total = sum(t["chars"] for t in measured["texts"])
     body = sum(t["chars"] for t in measured["texts"] if t["size"] >= BODY_TEXT)
     if total and body < 0.8 * total:
@@ -169,6 +181,7 @@ def test_every_app_fits_every_width_and_reads_on_a_projector(server, browser, sh
         page.goto(f"{server}/voila/render/{notebook}", timeout=LOAD_MS)
         page.locator(FIRST).first.wait_for(timeout=LOAD_MS)
         assert page.locator(".voila-error").count() == 0, f"{notebook} shows a Voila error"
+        assert page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor").count() == 0, "sources must be stripped"
         page.wait_for_load_state("networkidle", timeout=LOAD_MS)
         problems = []
         for width, height in WIDTHS:

@@ -6,14 +6,18 @@ the first student bids and the other page must show nothing of it; when
 the second bids, the reveal must reach both pages. Halfway, one student's
 page is reloaded: it must come back to the same seat of the same game. At
 the end both pages show the same final score, the teacher's leaderboard
-lists both, and the export link appears. Fails (never skips) without
-Chromium.
+lists both, and the export link appears. Along the way, what issue 12 found
+wrong: the code is written one way everywhere (KQ7-F3M; typed with or
+without the dash), the teacher's page shows the address students open, one
+Join click joins, and after the game the lobby says the game is over.
+Fails (never skips) without Chromium.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -86,13 +90,19 @@ def test_two_students_play_each_other_on_two_pages(classroom_server, chromium):
     url, store_path, folder = classroom_server
     teacher = _open(chromium, url, "classroom-teacher.ipynb", ".gopskit-create-room")
     teacher.locator(".gopskit-create-room").click()
-    code = teacher.locator(".gopskit-room-code").inner_text(timeout=STEP_MS).replace("-", "").strip()
+    code = teacher.locator(".gopskit-room-code").inner_text(timeout=STEP_MS).strip()
+    assert re.fullmatch(r"[A-Z0-9]{3}-[A-Z0-9]{3}", code), code  # one written form: KQ7-F3M
+    address = teacher.locator(".gopskit-student-url").first.get_attribute("href", timeout=STEP_MS)
+    assert address.startswith("http") and address.endswith("/voila/render/classroom.ipynb"), address
     students = []
     for name in ("Ann", "Bob"):
         page = _open(chromium, url, "classroom.ipynb", ".gopskit-join")
         page.locator(".gopskit-name-input input").fill(name)
-        page.locator(".gopskit-code-input input").fill(code)
-        page.locator(".gopskit-join").click()
+        page.locator(".gopskit-code-input input").fill(code.lower() if name == "Ann" else code.replace("-", ""))
+        page.locator(".gopskit-join:not([disabled])").click(timeout=STEP_MS)  # one click is enough
+        page.wait_for_function("() => document.querySelector('.gopskit-message').innerText.includes('Welcome')",
+                               timeout=STEP_MS)
+        assert f"Room {code}" in page.locator(".gopskit-classroom h2").inner_text()  # the teacher's form of the code
         students.append(page)
     for page in students:  # seated together as soon as both have joined (auto-pairing)
         page.locator(".gopskit-card:not([disabled])").first.wait_for(timeout=LOAD_MS)
@@ -119,13 +129,22 @@ def test_two_students_play_each_other_on_two_pages(classroom_server, chromium):
             timeout=STEP_MS)
     finals = [p.locator(".gopskit-status").inner_text() for p in students]
     assert all("Game over" in text for text in finals) and finals[0] == finals[1], finals
+    for page in students:  # the lobby above the board agrees that the game is over
+        page.wait_for_function("() => document.querySelector('.gopskit-classroom').innerText.includes('Game over')",
+                               timeout=STEP_MS)
+        lobby = page.locator(".gopskit-classroom").inner_text()
+        assert "will seat you" not in lobby and "between games" in lobby, lobby
     teacher.locator(".gopskit-leaderboard").wait_for(timeout=STEP_MS)
     board = teacher.locator(".gopskit-leaderboard").inner_text()
     assert "Ann" in board and "Bob" in board
     teacher.locator(".gopskit-export").click()
     teacher.locator(".gopskit-download").wait_for(timeout=STEP_MS)
-    teacher.screenshot(path=str(folder / "teacher.png"), full_page=True)
-    ann.screenshot(path=str(folder / "ann.png"), full_page=True)
+    shots = Path(os.environ.get("GOPSKIT_SCREENSHOTS") or folder)  # the docs' pictures of a class at work
+    for width, height in ((1920, 1080), (1280, 900)):
+        for page, name in ((teacher, "classroom-teacher-room"), (ann, "classroom-student-game-over")):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(250)
+            page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
     _check_the_store(store_path)
     (folder / "latency.json").write_text(json.dumps(latencies))
     print(f"\nbid-to-reveal on the other page, in a real browser: {[round(x, 3) for x in latencies]} s")
