@@ -154,7 +154,7 @@ def test_a_random_file_is_estimated_by_sampling():
 
 
 @pytest.mark.parametrize("rules, words", [
-    (Goofspiel(num_cards=6), "above 5 cards"),
+    (Goofspiel(num_cards=7), "computed up to 6 cards for bots that bid at random; this tournament plays 7"),
     (Goofspiel(num_cards=4, hidden_bids=True), "hidden"),
     (Goofspiel(num_cards=4, players=3), "two-player"),
 ])
@@ -349,3 +349,66 @@ def test_the_ranking_rule_is_saved_and_printed(small, tmp_path):
     text = small.ranking_text()
     assert "95% interval" in text and "Ranked by mean points per game" in text
     assert " to " in text.splitlines()[2]
+
+
+def test_each_kind_of_entry_is_solved_as_far_as_it_can_be():
+    from gopskit.arena.exploitability import card_limit
+
+    assert card_limit(bot_entry("match-prize"))[0] == 7 and card_limit(bot_entry("random"))[0] == 6
+    assert card_limit(bot_entry("adaptive"))[0] == 5 and card_limit(student_entry(STUDENTS / "copycat.py"))[0] == 4
+    values, notes = entry_exploitability(Goofspiel(num_cards=6), [bot_entry("match-prize"), bot_entry("adaptive"),
+                                                                  student_entry(STUDENTS / "copycat.py")])
+    assert values["match-prize"] == pytest.approx(9.0) and values["adaptive"] is None and values["copycat"] is None
+    assert "up to 5 cards for bots that remember the game" in notes["adaptive"]
+    assert "up to 4 cards for strategy files" in notes["copycat"]
+
+
+def test_an_equilibrium_reads_exactly_zero_and_missing_values_say_why():
+    from gopskit.arena.tournament import Tournament
+
+    results = Tournament(Goofspiel(num_cards=4), ["equilibrium", "match-prize", "adaptive"], games=2, seed=1,
+                         exploitability=True).run(progress=False)
+    assert results.exploitability["equilibrium"] == 0.0
+    results.exploitability["adaptive"], results.exploitability_notes["adaptive"] = None, "a reason to read out"
+    text = results.ranking_text()
+    assert "e-" not in text and "adaptive: a reason to read out" in text
+    assert results.missing_exploitability() == [("a reason to read out", ["adaptive"])]
+
+
+def test_a_notebook_function_is_listed_as_notebook(tmp_path):
+    from gopskit.arena.entries import entry_from_function
+
+    def mine(observation):
+        return observation.prize
+
+    entry = entry_from_function(mine, folder=tmp_path)
+    assert entry.kind == "student" and entry.label == "notebook" and entry.info()["origin"] == "notebook"
+    rs = ResultSet("goofspiel", {}, 0, 1, [entry.info(), bot_entry("random").info()],
+                   [game(["mine", "random"], [3, 1], [0])])
+    assert {r["name"]: r["kind"] for r in rs.ranking()} == {"mine": "notebook", "random": "bot"}
+
+
+def test_a_folder_alone_meets_the_standard_bots_as_the_readme_says(tmp_path):
+    import subprocess
+    import sys
+
+    from gopskit.arena.cli import DEFAULT_BOTS, bot_names
+
+    readme = (pathlib.Path(__file__).parents[1] / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if "gopskit tournament examples/students" in x)
+    assert "standard bots" in line
+    assert bot_names(None, "folder") == list(DEFAULT_BOTS) and bot_names("none", "folder") == []
+    assert bot_names(None, None) == [] and bot_names("random, one-higher", None) == ["random", "one-higher"]
+    folder = tmp_path / "class"
+    folder.mkdir()
+    examples = pathlib.Path(__file__).parents[1] / "examples" / "students"
+    for name in ("copy_the_prize", "one_above"):
+        (folder / f"{name}.py").write_text((examples / f"{name}.py").read_text())
+    run = subprocess.run([sys.executable, "-m", "gopskit.cli", "tournament", str(folder), "--games", "1", "--cards", "3",
+                          "--quiet", "--out", str(tmp_path / "out"), "--seed", "4"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    ranked = json.loads((tmp_path / "out" / "results.json").read_text())["ranking"]
+    assert {r["name"] for r in ranked} == {"copy_the_prize", "one_above", *DEFAULT_BOTS}
+    assert "Ranked by mean points per game" in run.stdout and "95% interval" in run.stdout
+    assert all(r["exploitability"] is not None for r in ranked)  # 3 cards: every entry is solved

@@ -1,9 +1,10 @@
 """``gopskit tournament``: a class tournament from the command line.
 
-    gopskit tournament submissions/ --bots random,match-prize --games 100 --cards 13
+    gopskit tournament submissions/ --games 100 --cards 13
 
-plays every strategy file of ``submissions/`` (and the named bots) against
-each other, prints the submission checks, the ranking, the forfeits and how
+plays every strategy file of ``submissions/`` and the standard bots
+(:data:`DEFAULT_BOTS`; choose others with ``--bots``, none with
+``--bots none``) against each other, prints the submission checks, the ranking, the forfeits and how
 each entry bids, and saves everything in ``--out`` (``tournament-results``).
 An interrupted run carries on with ``--resume``. Bad options exit with
 status 2 and one line on stderr.
@@ -18,6 +19,7 @@ import shutil
 from ..errors import OptionError
 
 DEFAULT_OUT = "tournament-results"
+DEFAULT_BOTS = ("random", "match-prize", "one-higher", "greedy-high")
 _OUR_FILES = ("tournament.json", "results.json", "games.csv", "ranking.csv", "tables", "plots")
 
 
@@ -25,10 +27,13 @@ def register(subparsers) -> None:
     """Add the ``tournament`` subcommand to the ``gopskit`` command."""
     cmd = subparsers.add_parser(
         "tournament", help="round robin of students' strategy files and bots",
-        description="Play every strategy file of FOLDER and the named bots against each other, from every seat; "
-                    "print the checks, the ranking, the forfeits and how each entry bids; save everything in --out.")
+        description="Play every strategy file of FOLDER and the standard bots (or the ones --bots names) against "
+                    "each other, from every seat; print the checks, the ranking with 95% intervals and its rule, "
+                    "the forfeits and how each entry bids; save everything in --out.")
     cmd.add_argument("folder", nargs="?", default=None, help="folder of strategy files (*.py); optional with --bots")
-    cmd.add_argument("--bots", default="", help="bots to enter, comma separated (e.g. random,match-prize)")
+    cmd.add_argument("--bots", default=None,
+                     help=f"bots to enter, comma separated (default with a folder: {','.join(DEFAULT_BOTS)}; "
+                          f"'none': no bots)")
     cmd.add_argument("--game", default="goofspiel", help="the game (default goofspiel)")
     cmd.add_argument("--cards", type=int, default=None, help="Goofspiel cards per suit, 1-13 (default 13)")
     cmd.add_argument("--players", type=int, default=None, help="players per table (default 2)")
@@ -54,8 +59,9 @@ def register(subparsers) -> None:
     cmd.add_argument("--plots", action="store_true", help="also save the plots as PNG files in --out/plots")
     cmd.add_argument("--check", action="store_true", help="only check the submissions and print the verdicts")
     cmd.add_argument("--processes", type=int, default=None, help="helper processes (default: one per core, up to 4)")
-    cmd.add_argument("--exploitability-cards", type=int, default=5, metavar="N",
-                     help="compute exploitability up to N cards (default 5; 0: never; bots up to 8, files up to 4)")
+    cmd.add_argument("--exploitability-cards", type=int, default=None, metavar="N",
+                     help="compute exploitability up to N cards (default: as far as each entry allows - "
+                          "deterministic bots 7, random bots 6, bots with memory 5, files 4; 0: never)")
     cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     cmd.set_defaults(func=run_tournament)
 
@@ -67,7 +73,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     rules = _rules(args)
     tournament = Tournament(rules, _entries(args), games=args.games, seed=args.seed, limits=_limits(args),
                             seatings=args.seatings, bot_records=args.bot_records, processes=args.processes,
-                            exploitability=args.exploitability_cards or False)
+                            exploitability=_exploitability(args.exploitability_cards))
     if tournament.isolation in ("bubblewrap", "fence"):
         from .sandbox import isolation_report
 
@@ -118,11 +124,28 @@ def _value(text: str):
         return text
 
 
+def _exploitability(cards: int | None) -> bool | int:
+    if cards is None:
+        return True
+    if cards < 0:
+        raise OptionError(f"--exploitability-cards takes a number of cards, 0 or more, not {cards}")
+    return cards or False
+
+
+def bot_names(text: str | None, folder) -> list[str]:
+    """The bots ``--bots`` asks for: the standard ones by default when a folder is given, none with ``none``."""
+    if text is None:
+        return list(DEFAULT_BOTS) if folder else []
+    if text.strip().lower() == "none":
+        return []
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def _entries(args) -> list:
     from .entries import bot_entry, entries_from_folder
 
     entries = entries_from_folder(args.folder) if args.folder else []
-    entries += [bot_entry(name.strip()) for name in args.bots.split(",") if name.strip()]
+    entries += [bot_entry(name) for name in bot_names(args.bots, args.folder)]
     if not entries:
         raise OptionError("nothing to play: give a folder of strategy files and/or --bots")
     return entries
@@ -163,9 +186,6 @@ def _report(results) -> None:
         for name, text in printed:
             first = text.strip().splitlines()[0] if text.strip() else ""
             print(f"  {name}: {len(text)} characters, starting {first[:60]!r}")
-    notes = {n for n in results.exploitability_notes.values() if n != "exact"}
-    if notes and all(v is None for v in results.exploitability.values()):
-        print(f"\nExploitability: n/a ({sorted(notes)[0]})")
     print("\nHow each entry plays:")
     for name, sentence in results.play_summary().items():
         print(f"  {name}: {sentence}")
@@ -185,4 +205,4 @@ def _save_plots(results, folder: pathlib.Path) -> pathlib.Path:
     return folder
 
 
-__all__ = ["DEFAULT_OUT", "register", "run_tournament"]
+__all__ = ["DEFAULT_BOTS", "DEFAULT_OUT", "bot_names", "register", "run_tournament"]

@@ -39,18 +39,33 @@ from .sandbox import Limits, SandboxWorker
 
 @dataclasses.dataclass(frozen=True)
 class Entry:
-    """One player of a tournament: a bot (``kind="bot"``) or a student's file."""
+    """One player of a tournament: a bot (``kind="bot"``) or a student's file (``kind="student"``).
+
+    ``origin`` says where a student entry came from when it is not a
+    submitted file: ``"notebook"`` for a function written in the notebook
+    (it still runs in a sandbox like any file). :attr:`label` is the word
+    the results show.
+    """
 
     name: str
     kind: str
     bot: str | None = None
     path: pathlib.Path | None = None
     digest: str = ""
+    origin: str = ""
+
+    @property
+    def label(self) -> str:
+        """``"bot"``, ``"student"`` (a submitted file) or ``"notebook"`` (a function written here)."""
+        return self.origin or self.kind
 
     def info(self) -> dict:
         """JSON-ready description (saved with the results)."""
-        return {"name": self.name, "kind": self.kind, "bot": self.bot,
+        info = {"name": self.name, "kind": self.kind, "bot": self.bot,
                 "path": str(self.path) if self.path else None, "sha256": self.digest}
+        if self.origin:
+            info["origin"] = self.origin
+        return info
 
 
 def bot_entry(name: str, label: str | None = None) -> Entry:
@@ -82,7 +97,7 @@ def entries_from_folder(folder) -> list[Entry]:
 
 
 def entry_from_function(func, name: str | None = None, folder=None) -> Entry:
-    """Turn a function (or class) defined in a notebook into a student entry.
+    """Turn a function (or class) defined in a notebook into an entry (shown as kind ``notebook``).
 
     The function's source is written to its own file, so it runs in a
     sandbox like any submission. Put the imports it needs inside the
@@ -97,7 +112,7 @@ def entry_from_function(func, name: str | None = None, folder=None) -> Entry:
     folder = pathlib.Path(folder) if folder else pathlib.Path(tempfile.mkdtemp(prefix="gopskit-notebook-"))
     path = folder / f"{name or func.__name__}.py"
     path.write_text(text, encoding="utf-8")
-    return student_entry(path, name or func.__name__)
+    return dataclasses.replace(student_entry(path, name or func.__name__), origin="notebook")
 
 
 def unique_names(entries: list[Entry]) -> list[Entry]:

@@ -34,6 +34,7 @@ import numpy as np
 from scipy import stats
 
 from ..errors import OptionError
+from ..numbers import fixed
 
 FORMAT_VERSION = 1
 RANKING_COLUMNS = ("rank", "name", "kind", "games", "mean_points", "sd_points", "deals", "ci_low", "ci_high",
@@ -41,8 +42,9 @@ RANKING_COLUMNS = ("rank", "name", "kind", "games", "mean_points", "sd_points", 
 LEVEL = 0.95
 RANKING_RULE = ("Ranked by mean points per game: every point counts, so a wide win weighs more than a narrow one "
                 "and many small wins can rank below fewer big ones. Ties go to more wins, then the name. "
-                "The 95% interval is where the mean would land in most reruns with fresh deals: "
-                "entries whose intervals overlap are not clearly apart, and more games separate them.")
+                "The 95% interval is the range of long-run means these games are consistent with (Student's t "
+                "over independent deals): entries whose intervals overlap are not clearly apart, and more games "
+                "narrow the intervals.")
 
 
 def mean_interval(values, level: float = LEVEL) -> dict:
@@ -198,7 +200,7 @@ class ResultSet:
             played = len(p)
             interval = mean_interval(deals[name], level)
             rows.append({
-                "name": name, "kind": info.get("kind", ""), "games": played,
+                "name": name, "kind": info.get("origin") or info.get("kind", ""), "games": played,
                 "mean_points": float(p.mean()) if played else None,
                 "sd_points": float(p.std()) if played else None,
                 "deals": interval["n"], "ci_low": interval["low"], "ci_high": interval["high"],
@@ -352,18 +354,31 @@ class ResultSet:
                 })
         return rows
 
+    def missing_exploitability(self) -> list[tuple[str, list[str]]]:
+        """Why an entry has no exploitability: ``[(reason, [names]), ...]`` (entries with a value left out)."""
+        groups: dict[str, list[str]] = {}
+        for row in self.ranking():
+            if row["exploitability"] is None:
+                reason = self.exploitability_notes.get(row["name"]) or "not computed for this tournament"
+                groups.setdefault(reason, []).append(row["name"])
+        return list(groups.items())
+
     def ranking_text(self) -> str:
         """The ranking as a plain-text table with its rule underneath (the command line prints it)."""
-        head = f"{'#':>3}  {'entry':<22} {'games':>6} {'mean pts':>9} {'95% interval':>15} {'wins':>6} " \
-               f"{'draws':>6} {'losses':>6} {'forfeits':>8} {'beats':>5} {'exploit':>8}"
+        head = f"{'#':>3}  {'entry':<22} {'kind':<8} {'games':>6} {'mean pts':>9} {'95% interval':>15} " \
+               f"{'wins':>6} {'draws':>6} {'losses':>6} {'forfeits':>8} {'beats':>5} {'exploit':>8}"
         lines = [head, "-" * len(head)]
         for r in self.ranking():
-            exploit = "n/a" if r["exploitability"] is None else f"{r['exploitability']:.2f}"
-            mean = "-" if r["mean_points"] is None else f"{r['mean_points']:.2f}"
-            lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['games']:>6} {mean:>9} {interval_text(r):>15} "
+            lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['kind'][:8]:<8} {r['games']:>6} "
+                         f"{fixed(r['mean_points']) if r['games'] else '-':>9} {interval_text(r):>15} "
                          f"{r['wins']:>6} {r['draws']:>6} {r['losses']:>6} {r['forfeits']:>8} "
-                         f"{r['opponents_beaten']:>5} {exploit:>8}")
+                         f"{r['opponents_beaten']:>5} {fixed(r['exploitability']):>8}")
         lines += ["", textwrap.fill(RANKING_RULE, width=len(head))]
+        missing = self.missing_exploitability()
+        if missing:
+            lines += ["", "Exploitability (what a perfect opponent wins against the entry; 0 = unbeatable) is n/a for:"]
+            lines += [textwrap.fill(f"{', '.join(names)}: {reason}", width=len(head), initial_indent="  ",
+                                    subsequent_indent="    ") for reason, names in missing]
         return "\n".join(lines)
 
 
@@ -371,12 +386,7 @@ def interval_text(row: dict) -> str:
     """A ranking row's interval as people write it: ``'4.10 to 5.25'`` (``'-'`` when unknown)."""
     if row.get("ci_low") is None:
         return "-"
-    return f"{_two(row['ci_low'])} to {_two(row['ci_high'])}"
-
-
-def _two(value: float) -> str:
-    text = f"{value:.2f}"
-    return "0.00" if text == "-0.00" else text
+    return f"{fixed(row['ci_low'])} to {fixed(row['ci_high'])}"
 
 
 GAME_COLUMNS = ("game", "table", "seed", "seat", "entry", "opponents", "points", "result", "forfeit",
