@@ -162,3 +162,34 @@ def test_make_rules_refuses_an_odd_combination_in_a_record_as_a_record_error():
     with pytest.raises(RecordError, match="bad options: blind and defeat_the_dealer"):
         replay_record(record)
     assert make_rules("goofspiel", defeat_the_dealer=True).is_match()
+
+
+# ------------------------------------------------------- the other games ---
+def test_gops_for_three_is_played_to_a_target_or_for_deals_never_both():
+    from gopskit.games.gops_for_three import GopsForThree
+
+    with pytest.raises(OptionError, match="to a target or for a number of deals, not both"):
+        GopsForThree(target=100, deals=1)
+    with pytest.raises(OptionError, match="would stop a game of deals=5 early"):
+        GopsForThree(deals=5, max_deals=3)
+    assert GopsForThree(target=100).is_match() and GopsForThree(deals=5, max_deals=5).is_match()
+
+
+@pytest.mark.parametrize("game", ["gops-for-three", "throps"])
+def test_a_game_to_a_target_cut_off_by_max_deals_says_so(game):
+    rules = make_rules(game, target=1000, max_deals=2)
+    assert rules.match_cut_off([40, 30, 20], 2) and not rules.match_cut_off([40, 30, 20], 1)
+    assert not make_rules(game, target=30, max_deals=2).match_cut_off([40, 30, 20], 2)
+    assert not rules.match_over([40, 30, 20], 1) and rules.match_over([40, 30, 20], 2)
+
+
+@pytest.mark.parametrize("game, options", [
+    ("gops-for-three", {"bottom_joker": ["nobody"]}),
+    ("throps", {"scoring_suit": np.array(["best", "x"])}),
+    ("raj", {"carry_decides": np.array(["newest", "total"])}),
+    ("divide-and-conquer", {"halves": np.array([1, 2])}),
+    ("divide-and-conquer", {"halves": 1.0}),
+])
+def test_badly_typed_options_are_option_errors_in_every_game(game, options):
+    with pytest.raises(OptionError):
+        make_rules(game, **options)

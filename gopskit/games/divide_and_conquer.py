@@ -40,7 +40,7 @@ import numpy as np
 
 from ..cards import card_name
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules
+from .base import GameState, Observation, Rules, show
 
 CARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 12)
 HAND_SIZE = 5
@@ -106,8 +106,8 @@ class DivideAndConquer(Rules):
     deal: tuple | None = None
 
     def __post_init__(self):
-        if isinstance(self.halves, bool) or self.halves not in (1, 2):
-            raise OptionError(f"option halves is 1 (five tricks) or 2 (the full game, hands swapped), not {self.halves!r}")
+        if isinstance(self.halves, bool) or not isinstance(self.halves, (int, np.integer)) or self.halves not in (1, 2):
+            raise OptionError(f"option halves is 1 (five tricks) or 2 (the full game, hands swapped), not {show(self.halves)}")
         if self.deal is not None:
             object.__setattr__(self, "deal", _check_deal(self.deal))
 

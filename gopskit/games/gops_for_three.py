@@ -45,12 +45,13 @@ import numpy as np
 
 from ..cards import card_name
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules
+from .base import GameState, Observation, Rules, show
 
 JOKER = "JK"
 PRIZE_CARDS: tuple = tuple(range(1, 14)) + (JOKER,)
 ACE_HIGH, ACE_LOW = "A+", "A-"
 BOTTOM_JOKER_RULES = ("last-trick", "nobody")
+DEFAULT_DEALS = 3  # a game of Gops for three is three deals unless played to a target
 Bid = int | str  # 2..13, "A+" or "A-"
 Prize = int | str  # 1..13 (a diamond) or "JK"
 
@@ -69,19 +70,29 @@ class GopsForThree(Rules):
 
     aces_pair: bool = True
     bottom_joker: str = "last-trick"
-    deals: int = 3
+    deals: int = DEFAULT_DEALS
     target: int | None = None
     max_deals: int = 30
 
     def __post_init__(self):
         if not isinstance(self.aces_pair, bool):
             raise OptionError(f"option aces_pair is true or false, not {self.aces_pair!r}")
-        if self.bottom_joker not in BOTTOM_JOKER_RULES:
-            raise OptionError(f"unknown bottom_joker rule {self.bottom_joker!r}; allowed: {', '.join(BOTTOM_JOKER_RULES)}")
+        if not isinstance(self.bottom_joker, str) or self.bottom_joker not in BOTTOM_JOKER_RULES:
+            raise OptionError(f"unknown bottom_joker rule {show(self.bottom_joker)}; allowed: {', '.join(BOTTOM_JOKER_RULES)}")
         _check_int("deals", self.deals, 1, 100)
         if self.target is not None:
             _check_int("target", self.target, 1, 10**6)
         _check_int("max_deals", self.max_deals, 1, 1000)
+        self._check_combinations()
+
+    def _check_combinations(self):
+        """A game ends after ``deals`` deals or at a ``target``, never both; ``max_deals`` never cuts ``deals`` short."""
+        if self.target is not None and self.deals != DEFAULT_DEALS:
+            raise OptionError(f"a game is played to a target or for a number of deals, not both: with target={self.target} "
+                              f"leave deals at {DEFAULT_DEALS} (it is not used), or drop the target to play {self.deals} deals")
+        if self.target is None and self.max_deals < self.deals:
+            raise OptionError(f"max_deals={self.max_deals} would stop a game of deals={self.deals} early: "
+                              f"max_deals caps a game to a target; leave it at least {self.deals}")
 
     def prize_stack(self, rng: np.random.Generator) -> list[Prize]:
         """The thirteen diamonds and the Joker, shuffled with ``rng`` (top card first)."""
@@ -109,6 +120,13 @@ class GopsForThree(Rules):
             return True
         if self.target is None:
             return hands_played >= self.deals
+        return self._reached_target(totals)
+
+    def match_cut_off(self, totals, hands_played) -> bool:
+        """True when a game to a target stopped at ``max_deals`` with nobody alone at the target."""
+        return self.target is not None and hands_played >= self.max_deals and not self._reached_target(totals)
+
+    def _reached_target(self, totals) -> bool:
         best = max(totals)
         return best >= self.target and sum(t == best for t in totals) == 1
 

@@ -41,7 +41,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules
+from .base import GameState, Observation, Rules, show
 
 PRIZES = tuple(range(-5, 0)) + tuple(range(1, 11))
 BIDS = tuple(range(1, 16))
@@ -70,8 +70,8 @@ class Raj(Rules):
             raise OptionError(f"option rounds must be a whole number from 1 to 20, not {self.rounds!r}")
         if isinstance(self.players, bool) or not isinstance(self.players, (int, np.integer)) or not 2 <= self.players <= 5:
             raise OptionError(f"option players must be a whole number from 2 to 5, not {self.players!r}")
-        if self.carry_decides not in CARRY_RULES:
-            raise OptionError(f"unknown carry rule {self.carry_decides!r}; allowed: {', '.join(CARRY_RULES)}")
+        if not isinstance(self.carry_decides, str) or self.carry_decides not in CARRY_RULES:
+            raise OptionError(f"unknown carry rule {show(self.carry_decides)}; allowed: {', '.join(CARRY_RULES)}")
         order = self.prize_order
         if isinstance(order, str):
             if order not in PRIZE_ORDERS:

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..cards import SUIT_SYMBOLS, SUITS, card_name, full_deck, parse_card, rank_name
 from ..errors import GopsError, IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules
+from .base import GameState, Observation, Rules, show
 
 SCORING_SUITS = ("best", "longest")
 MAJOR = frozenset("SH")
@@ -63,8 +63,8 @@ class Throps(Rules):
     max_deals: int = 30
 
     def __post_init__(self):
-        if self.scoring_suit not in SCORING_SUITS:
-            raise OptionError(f"unknown scoring_suit {self.scoring_suit!r}; allowed: {', '.join(SCORING_SUITS)}")
+        if not isinstance(self.scoring_suit, str) or self.scoring_suit not in SCORING_SUITS:
+            raise OptionError(f"unknown scoring_suit {show(self.scoring_suit)}; allowed: {', '.join(SCORING_SUITS)}")
         if self.target is not None:
             _check_int("target", self.target, 1, 10**6)
         _check_int("max_deals", self.max_deals, 1, 1000)
@@ -94,6 +94,13 @@ class Throps(Rules):
     def match_over(self, totals, hands_played):
         if self.target is None or hands_played >= self.max_deals:
             return True
+        return self._reached_target(totals)
+
+    def match_cut_off(self, totals, hands_played) -> bool:
+        """True when a game to a target stopped at ``max_deals`` with nobody alone at the target."""
+        return self.target is not None and hands_played >= self.max_deals and not self._reached_target(totals)
+
+    def _reached_target(self, totals) -> bool:
         best = max(totals)
         return best >= self.target and sum(t == best for t in totals) == 1
 
