@@ -239,7 +239,8 @@ def test_an_interrupted_run_resumes_without_replaying_finished_tables(tmp_path, 
     real = runner_module.play_tables
 
     def spy(rules, jobs, workers, prefix=""):
-        played.append(len(jobs))
+        if prefix != "check-":  # the submission checks play through play_tables too
+            played.append(len(jobs))
         return real(rules, jobs, workers, prefix)
 
     monkeypatch.setattr(runner_module, "play_tables", spy)

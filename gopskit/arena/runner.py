@@ -29,8 +29,8 @@ import numpy as np
 from ..agents import make_agent
 from ..errors import GopsError
 from .entries import bot_entry, explain_forfeit
-from .sandbox import SandboxWorker
-from .tables import _number, play_games, play_tables
+from .sandbox import SandboxWorker, start_all
+from .tables import _number, play_tables
 
 
 class Share:
@@ -50,8 +50,9 @@ class Share:
         t = self.tournament
         workers = {e.name: SandboxWorker(e.path, t.limits) for e in t.entries if e.kind == "student"}
         try:
+            checks = self._checks(workers)
             for name in self.check_names:
-                emit("check", name, self._check(name, workers[name]))
+                emit("check", name, checks[name])
             for name, count in self.timeouts.items():
                 if name in workers:
                     workers[name].timeouts += count
@@ -64,19 +65,28 @@ class Share:
             for worker in workers.values():
                 worker.close()
 
-    def _check(self, name: str, worker: SandboxWorker) -> dict:
-        """The submission check, on the share's own sandbox (no extra process)."""
+    def _checks(self, workers: dict) -> dict:
+        """The submission checks, all at once, on the share's own sandboxes (no extra processes).
+
+        Every entry plays one game against the random bot; their sandboxes
+        start side by side and their games advance together.
+        """
         t = self.tournament
-        if not worker.start():
-            return {"ok": False, "message": worker.load_error}
-        entry = next(e for e in t.entries if e.name == name)
-        seats = [entry] + [bot_entry("random")] * (t.rules.num_players - 1)
-        game = play_games(t.rules, seats, [t.seed], {entry.name: worker}, prefix="check-")[0]
-        worker.reset_games()
-        worker.timeouts = 0
-        if game["forfeits"]:
-            return {"ok": False, "message": explain_forfeit(game["forfeits"][0])}
-        return {"ok": True, "message": "played a whole game against the random bot"}
+        names = self.check_names
+        ready = dict(zip(names, start_all([workers[name] for name in names])))
+        verdicts = {name: {"ok": False, "message": workers[name].load_error} for name in names if not ready[name]}
+        playing = [name for name in names if ready[name]]
+        by_name = {e.name: e for e in t.entries}
+        jobs = [([by_name[name]] + [bot_entry("random")] * (t.rules.num_players - 1), [t.seed]) for name in playing]
+        played = play_tables(t.rules, jobs, {name: workers[name] for name in playing}, prefix="check-") if jobs else []
+        for name, (game,) in zip(playing, played):
+            workers[name].reset_games()
+            workers[name].timeouts = 0
+            if game["forfeits"]:
+                verdicts[name] = {"ok": False, "message": explain_forfeit(game["forfeits"][0])}
+            else:
+                verdicts[name] = {"ok": True, "message": "played a whole game against the random bot"}
+        return verdicts
 
     def _play_chunk(self, chunk, workers) -> list[list[dict]]:
         """Play a few tables at once; bots-only tables may take the batch path."""

@@ -326,7 +326,8 @@ class SandboxWorker:
         self._waiting: list = []
         self._buffer = b""
         self._death: str | None = None
-        self._load_crashed = False
+        self._load_crashed = self._forfeit_next = False
+        self._hello_deadline = 0.0
         self._reading: _Reading | None = None
 
     # -- life cycle --------------------------------------------------------
@@ -334,8 +335,14 @@ class SandboxWorker:
         """Start the process and load the file; return True when it is ready to play.
 
         A file that failed to load is not tried again. A process found dead
-        (it exited between batches) is replaced by a fresh one.
+        (it exited since its last batch) is cleared away: its next batch is
+        forfeited (see :meth:`send`) and the one after starts a fresh process.
+        To start many workers at once use :func:`start_all`.
         """
+        return start_all([self])[0]
+
+    def _launch(self) -> bool | None:
+        """Begin starting: True (running), False (cannot play), None (launched: await its hello)."""
         if self.load_error is not None and not self._load_crashed:
             return False
         if self.load_error is not None:  # it died while loading (not the file's fault): try again
@@ -344,16 +351,30 @@ class SandboxWorker:
         if self.process is not None:
             if self.process.poll() is None:
                 return True
+            self._death = self._death_reason() + " (between moves)"
             self._stop()
-        self.process = self._spawn()
+            self._forfeit_next = True
+            return True
+        if self._forfeit_next:
+            return True
+        try:
+            self.process = self._spawn()
+        except OSError as exc:
+            self._hello(Reply(error="crash", detail=f"Python would not start ({exc.strerror})"))
+            return False
         self._buffer = b""
         _widen_pipes(self.process)
         try:
             self._write(_frame(self._config()), time.monotonic() + _LOAD_GRACE)
-        except (OSError, TimeoutError) as exc:
-            hello = Reply(error="crash", detail=f"Python would not start ({exc})")
-        else:
-            hello = _json(self._next_line(time.monotonic() + self.limits.load_time_limit + _LOAD_GRACE))
+        except (OSError, TimeoutError, ValueError) as exc:
+            return self._hello(Reply(error="crash", detail=f"Python would not start ({exc})"))
+        self._hello_deadline = time.monotonic() + self.limits.load_time_limit + _LOAD_GRACE
+        return None
+
+    def _hello(self, hello) -> bool:
+        """Take the worker's first line: ready, or why the file cannot be used."""
+        if hello is None:
+            hello = _json(self._next_line(self._hello_deadline))
         if isinstance(hello, dict) and hello.get("ready") is True:
             self.kind, self.load_error = hello.get("kind"), None
             self.generation += 1
@@ -455,13 +476,10 @@ class SandboxWorker:
         """
         self._waiting = [key for key, _, _ in items]
         self._reading = None
-        if not items or self.withdrawn:
+        if not items or self.withdrawn or not self.start():
             return
-        if self.process is not None and self.load_error is None and self.process.poll() is not None:
-            self._death = self._death_reason() + " (between moves)"
-            self._stop()  # died since its last batch: these games are forfeits; the next batch restarts it
-            return
-        if not self.start():
+        if self._forfeit_next:  # died since its last batch: these games are forfeits; the next batch restarts it
+            self._forfeit_next = False
             return
         if self._buffer or _readable(self.process.stdout):
             self._death = "wrote on the tournament's pipe between moves and was stopped"
@@ -651,6 +669,16 @@ class _Reading:
         self.discard = self.discard or discard
 
 
+def start_all(workers) -> list[bool]:
+    """Start (or check) several workers at once: their Pythons boot side by side.
+
+    Returns, per worker, whether it is ready to play (see :meth:`SandboxWorker.start`).
+    """
+    workers = list(workers)
+    launched = [w._launch() for w in workers]
+    return [w._hello(None) if state is None else state for w, state in zip(workers, launched)]
+
+
 def collect_all(workers) -> list[dict]:
     """Collect the last batch of every worker at once: one ``{key: Reply}`` per worker.
 
@@ -745,5 +773,5 @@ def _worker_environment(home: str) -> dict:
     return env
 
 
-__all__ = ["ISOLATIONS", "Limits", "Reply", "SandboxWorker", "WORKER_SCRIPT", "collect_all", "isolation",
+__all__ = ["ISOLATIONS", "Limits", "Reply", "SandboxWorker", "WORKER_SCRIPT", "collect_all", "isolation", "start_all",
            "isolation_report", "parent_deadline", "seccomp_program"]

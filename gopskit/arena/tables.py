@@ -34,7 +34,7 @@ import numpy as np
 from ..agents import make_agent
 from ..errors import IllegalMoveError
 from ..games.base import MatchState
-from .sandbox import Reply, collect_all
+from .sandbox import Reply, collect_all, start_all
 
 FORFEIT_KINDS = ("exception", "timeout", "memory", "malformed", "illegal", "crash", "load", "withdrawn")
 
@@ -140,9 +140,11 @@ def _gather_moves(live, workers) -> dict:
                 requests.setdefault(game.entries[seat].name, []).append((game, seat))
             else:
                 bot_turns.append((game, seat))
+    starting = [workers[name] for name in requests if name in workers and not workers[name].withdrawn]
+    ready = dict(zip(map(id, starting), start_all(starting)))  # their Pythons boot side by side
     for name, asked in requests.items():
         worker = workers.get(name)
-        generation = worker.generation if worker is not None and worker.start() else None
+        generation = worker.generation if worker is not None and ready.get(id(worker)) else None
         items = [(game.number << 3 | seat, game.student_seeds[seat], _wire_data(game, seat, generation))
                  for game, seat in asked]
         if worker is not None:
