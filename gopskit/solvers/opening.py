@@ -129,6 +129,29 @@ def first_turn_table(book: GoofspielSolution) -> list[dict]:
     return rows
 
 
+def parity_summary(rows: list[dict]) -> list[dict]:
+    """Per prize: the chance the optimal first bid is an odd card, and that it is the top card."""
+    top = max(card for row in rows for card in row["policy"])
+    return [{"prize": row["prize"], "odd": sum(p for card, p in row["policy"].items() if card % 2),
+             "top": row["policy"].get(top, 0.0)} for row in rows]
+
+
+def first_turn_markdown(book: GoofspielSolution) -> str:
+    """The first-turn table of a book as a Markdown table (docs/solver.md shows the 13-card one).
+
+    Every first turn is worth 0 (both hold the same cards), so the table
+    shows the bids only.
+    """
+    rows = first_turn_table(book)
+    parity = {row["prize"]: row for row in parity_summary(rows)}
+    lines = ["| prize turned | optimal first bid (card: chance) | odd card | top card |",
+             "|---|---|---|---|"]
+    for row in rows:
+        bids = ", ".join(f"{card}: {p:.1%}" for card, p in sorted(row["policy"].items(), key=lambda cp: -cp[1]))
+        lines.append(f"| {row['prize']} | {bids} | {parity[row['prize']]['odd']:.0%} | {parity[row['prize']]['top']:.0%} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     """``python -m gopskit.solvers.opening SOLUTION_FOLDER OUT.npz [DEPTH]``: write a book from a solve."""
     from .layer_folder import open_layer_folder
@@ -149,4 +172,4 @@ def main(argv=None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-__all__ = ["OpeningBookError", "first_turn_table", "load_opening", "save_opening", "shipped_opening"]
+__all__ = ["OpeningBookError", "first_turn_markdown", "first_turn_table", "parity_summary", "load_opening", "save_opening", "shipped_opening"]
