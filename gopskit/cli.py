@@ -35,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     serve.add_argument("--host", default="localhost",
                        help="address to listen on: localhost (default) or 0.0.0.0 to serve a classroom network")
+    serve.add_argument("--max-kernels", type=int, default=None, metavar="N",
+                       help="apps open at once across all browsers; a page beyond gets 'the room is full' "
+                            "(default: sized from this computer's memory)")
+    serve.add_argument("--kernel-memory", type=int, default=2048, metavar="MB",
+                       help="memory one open app may use, in MB (default 2048)")
     serve.set_defaults(func=_serve)
 
     replay = sub.add_parser("replay", help="replay a game record (JSON file)")
@@ -80,9 +85,9 @@ def main(argv=None) -> int:
 
 # ----------------------------------------------------------------- serve ---
 def _serve(args) -> int:
-    from .serve import serve  # the Voila launcher lives beside the apps' code
+    from .serve import limits_from, serve  # the Voila launcher lives beside the apps' code
 
-    return serve(port=args.port, open_browser=not args.no_browser, host=args.host)
+    return serve(port=args.port, open_browser=not args.no_browser, host=args.host, limits=limits_from(args))
 
 
 # ---------------------------------------------------------------- replay ---

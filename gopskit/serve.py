@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import socket
 import subprocess
@@ -32,11 +33,16 @@ import urllib.request
 from pathlib import Path
 
 from .errors import GopsError
+from .server.limits import Limits
 from .templates import voila_template_argv
 
 DEFAULT_PORT = 8866
 PREHEAT = True
 INDEX = "index.ipynb"
+#: The notebooks that keep one kernel started and run, so they open at once:
+#: the landing page (everyone's first page) and the first board. Every other
+#: app starts its kernel when a page asks for it.
+PREHEATED = (INDEX, "goofspiel.ipynb")
 
 
 def notebooks_dir() -> Path:
@@ -56,12 +62,15 @@ def notebooks_dir() -> Path:
 
 
 def voila_argv(folder: Path, port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT,
-               host: str = "localhost") -> list[str]:
+               host: str = "localhost", limits: Limits | None = None) -> list[str]:
     """The command-line arguments Voila gets (tree mode on ``folder``).
 
     ``host`` is the address to listen on: ``localhost`` (this computer only) or
     ``0.0.0.0`` so that students' laptops on the school network can reach it.
+    ``limits`` bound the kernels (see :mod:`gopskit.server`); the default
+    :class:`~gopskit.server.limits.Limits` sizes the cap from this machine's memory.
     """
+    limits = limits or Limits()
     if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
         raise GopsError(f"a port is a whole number from 1 to 65535, not {port!r}")
     argv = [
@@ -79,37 +88,128 @@ def voila_argv(folder: Path, port: int = DEFAULT_PORT, open_browser: bool = True
         # kernels talk over local sockets, not TCP ports: no race for a free port when many start at once
         "--KernelManager.transport=ipc",
     ] + voila_template_argv()  # gopskit's page: nothing fetched from another host
-    if preheat:
-        argv += ["--preheat_kernel=True", "--pool_size=1", "--VoilaKernelManager.fill_delay=0"]
+    argv += [
+        # bounded kernels: a cap, a memory limit each, culled when their page has gone
+        "--VoilaConfiguration.multi_kernel_manager_class=gopskit.server.kernels.GopskitKernelManager",
+        f"--GopskitKernelManager.max_kernels={limits.max_kernels}",
+        f"--GopskitKernelManager.buffer_max_messages={limits.buffer_max_messages}",
+        f"--GopskitKernelManager.buffer_max_bytes={limits.buffer_max_bytes}",
+        f"--LimitedKernelManager.memory_mb={limits.kernel_memory_mb}",
+        f"--MappingKernelManager.cull_idle_timeout={limits.cull_idle_seconds}",
+        f"--MappingKernelManager.cull_interval={limits.cull_interval_seconds}",
+        "--MappingKernelManager.cull_connected=False",
+    ]
+    if preheat:  # a small pool (see PREHEATED), not a kernel per app
+        argv += ["--preheat_kernel=True", "--pool_size=0", "--VoilaKernelManager.fill_delay=0"]
     return argv
 
 
-def _voila_app_class():
-    """Voila, plus a redirect from ``/`` to the landing page."""
+def voila_config(preheat: bool = PREHEAT):
+    """The settings Voila's command line cannot carry: which notebooks keep a kernel ready."""
+    from traitlets.config import Config
+
+    config = Config()
+    if preheat:
+        pools = {"default": {"pool_size": 0}}
+        pools.update({name: {"pool_size": 1} for name in PREHEATED})
+        config.VoilaKernelManager.kernel_pools_config = pools
+    return config
+
+
+class _Unactionable(logging.Filter):
+    """Drops log lines a teacher can do nothing about (Voila renders untrusted notebooks all the same)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "is not trusted" not in record.getMessage()
+
+
+def _voila_app_class(limits: Limits | None = None):
+    """Voila, plus a redirect from ``/`` to the landing page and the bounds of :mod:`gopskit.server`."""
     from jupyter_server.utils import url_path_join
     from tornado.web import RedirectHandler
     from voila.app import Voila
 
+    from .server.handlers import Pace, bounded_handlers
+
+    limits = limits or Limits()
+
     class GopskitVoila(Voila):
+        def init_settings(self):
+            settings = super().init_settings()
+            self.log.addFilter(_Unactionable())
+            for handler in self.log.handlers:
+                handler.addFilter(_Unactionable())
+            self.tornado_settings = {
+                **self.tornado_settings,
+                "gopskit_limits": limits,
+                "gopskit_pace": Pace(limits.pages_per_minute),
+                "websocket_max_message_size": limits.max_message_bytes,
+                # a page whose computer went to sleep is noticed within a minute (Jupyter's pings, in ms)
+                "ws_ping_interval": 30_000,
+                "ws_ping_timeout": 30_000,
+            }
+            return settings
+
         def init_handlers(self):
-            handlers = super().init_handlers()
             index = url_path_join(self.server_url, "voila/render", INDEX)
+            handlers = bounded_handlers(super().init_handlers(), self.server_url, index)
             return [(url_path_join(self.server_url, r"/?"), RedirectHandler, {"url": index})] + handlers
 
     return GopskitVoila
 
 
-def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT, host: str = "localhost") -> int:
+def lan_address() -> str | None:
+    """This computer's address on the local network (a private IPv4 address), if it has one.
+
+    Read from the network interfaces; nothing is sent anywhere.
+    """
+    import ipaddress
+
+    import psutil
+
+    found = []
+    for name, addresses in psutil.net_if_addrs().items():
+        for address in addresses:
+            if address.family == socket.AF_INET:
+                ip = ipaddress.ip_address(address.address)
+                if ip.is_private and not ip.is_loopback and not ip.is_link_local:
+                    found.append(address.address)
+    return found[0] if found else None
+
+
+def addresses_to_open(port: int, host: str) -> list[str]:
+    """What ``serve`` prints: the address on this computer, and the one students open.
+
+    >>> addresses_to_open(8866, "localhost")
+    ['Open http://localhost:8866 in a browser on this computer.']
+    """
+    lines = [f"Open http://localhost:{port} in a browser on this computer."]
+    if host not in ("localhost", "127.0.0.1", "::1"):
+        lan = host if host not in ("0.0.0.0", "::", "") else lan_address()
+        if lan:
+            lines.append(f"Students open http://{lan}:{port} (same network as this computer).")
+        else:
+            lines.append(f"Students open http://THIS-COMPUTER'S-ADDRESS:{port} (no network address found).")
+    return lines
+
+
+def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT, host: str = "localhost",
+          limits: Limits | None = None) -> int:
     """Serve the apps until interrupted; return the exit status.
 
     Opens http://localhost:PORT (the landing page) in a browser unless
-    ``open_browser`` is false.
+    ``open_browser`` is false. ``limits`` bound the kernels (default: sized
+    from this machine's memory).
     """
     folder = notebooks_dir()
-    argv = voila_argv(folder, port, open_browser, preheat, host)
-    where = f"http://localhost:{port}" + (f" and on this computer's network address, port {port}" if host != "localhost" else "")
-    print(f"gopskit: serving the apps in {folder} at {where} (Ctrl-C stops)", flush=True)
-    _voila_app_class().launch_instance(argv=argv)
+    limits = limits or Limits()
+    argv = voila_argv(folder, port, open_browser, preheat, host, limits)
+    print(f"gopskit: serving the apps in {folder} (Ctrl-C stops).", flush=True)
+    print(f"gopskit: at most {limits.max_kernels} apps open at once, {limits.kernel_memory_mb} MB each; "
+          f"a closed page frees its place within {limits.freed_within_seconds} s.", flush=True)
+    for line in addresses_to_open(port, host):
+        print("gopskit: " + line, flush=True)
+    _voila_app_class(limits).launch_instance(argv=argv, config=voila_config(preheat))
     return 0
 
 
@@ -121,18 +221,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def background_server(port: int | None = None, preheat: bool = PREHEAT, timeout: float = 90, log=None):
+def background_server(port: int | None = None, preheat: bool = PREHEAT, timeout: float = 90, log=None,
+                      options: list[str] | None = None):
     """Run ``python -m gopskit.serve`` in a child process; yield its base URL.
 
     Waits until the server answers (at most ``timeout`` seconds) and stops it
-    on exit. Tests and benchmarks use it.
+    on exit. ``options`` are more arguments of :func:`main` (limits, e.g.
+    ``["--max-kernels=4", "--cull-after=5"]``). Tests and benchmarks use it;
+    the child's process id is ``background_server.pid`` while it runs.
     """
     port = port or free_port()
-    command = [sys.executable, "-m", "gopskit.serve", f"--port={port}", "--no-browser"]
+    command = [sys.executable, "-m", "gopskit.serve", f"--port={port}", "--no-browser", *(options or [])]
     if not preheat:
         command.append("--no-preheat")
     child = subprocess.Popen(command, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT)
     url = f"http://localhost:{port}"
+    background_server.pid = child.pid
     try:
         _wait_for(url + "/voila/tree", child, timeout)
         yield url
@@ -159,15 +263,36 @@ def _wait_for(url: str, child, timeout: float) -> None:
     raise GopsError(f"the Voila server did not answer at {url} within {timeout:g} s")
 
 
+def add_limit_options(parser: argparse.ArgumentParser, hidden: bool = False) -> None:
+    """The teacher's limits (``--max-kernels``, ``--kernel-memory``); with ``hidden``, the tests' too."""
+    parser.add_argument("--max-kernels", type=int, default=None,
+                        help="apps open at once across all browsers (default: sized from this computer's memory)")
+    parser.add_argument("--kernel-memory", type=int, default=Limits.kernel_memory_mb, metavar="MB",
+                        help=f"memory one open app may use, in MB (default {Limits.kernel_memory_mb})")
+    if hidden:
+        for flag, field in (("--cull-after", "cull_idle_seconds"), ("--cull-every", "cull_interval_seconds"),
+                            ("--pages-per-minute", "pages_per_minute"), ("--buffer-messages", "buffer_max_messages")):
+            parser.add_argument(flag, type=int, default=getattr(Limits, field), dest=field)
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The :class:`Limits` of parsed options (a bad value raises :class:`GopsError`)."""
+    extra = {f: getattr(args, f) for f in ("cull_idle_seconds", "cull_interval_seconds", "pages_per_minute",
+                                           "buffer_max_messages") if hasattr(args, f)}
+    return Limits(max_kernels=args.max_kernels, kernel_memory_mb=args.kernel_memory, **extra)
+
+
 def main(argv=None) -> int:
-    """``python -m gopskit.serve [--port N] [--no-browser] [--no-preheat]`` (tests and benchmarks use it)."""
+    """``python -m gopskit.serve [--port N] [--no-browser] [--no-preheat] [limits]`` (tests and benchmarks use it)."""
     parser = argparse.ArgumentParser(prog="python -m gopskit.serve", description="serve the gopskit apps with Voila")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    parser.add_argument("--host", default="localhost")
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--no-preheat", action="store_true")
+    add_limit_options(parser, hidden=True)
     args = parser.parse_args(argv)
     try:
-        return serve(args.port, not args.no_browser, not args.no_preheat)
+        return serve(args.port, not args.no_browser, not args.no_preheat, args.host, limits_from(args))
     except GopsError as exc:
         print(f"gopskit: {exc}", file=sys.stderr)
         return 2

@@ -92,3 +92,133 @@ def test_serve_can_listen_on_the_classroom_network():
 
     assert "--Voila.ip=localhost" in voila_argv(Path("notebooks"), 8866, False)
     assert "--Voila.ip=0.0.0.0" in voila_argv(Path("notebooks"), 8866, False, host="0.0.0.0")
+
+
+# ------------------------------------------------------------ the bounds (gopskit.server)
+def test_voila_gets_the_bounds_and_a_small_preheated_pool():
+    from gopskit.server.limits import Limits
+
+    argv = serve.voila_argv(NOTEBOOKS, 9001, False, limits=Limits(max_kernels=7, kernel_memory_mb=512,
+                                                                  cull_idle_seconds=30, cull_interval_seconds=10))
+    for flag in ("--GopskitKernelManager.max_kernels=7", "--LimitedKernelManager.memory_mb=512",
+                 "--MappingKernelManager.cull_idle_timeout=30", "--MappingKernelManager.cull_interval=10",
+                 "--MappingKernelManager.cull_connected=False", "--pool_size=0",
+                 "--VoilaConfiguration.multi_kernel_manager_class=gopskit.server.kernels.GopskitKernelManager"):
+        assert flag in argv
+    pools = serve.voila_config(preheat=True).VoilaKernelManager.kernel_pools_config
+    assert pools["default"]["pool_size"] == 0
+    assert sum(p["pool_size"] for p in pools.values()) == len(serve.PREHEATED) <= 2
+    assert all((NOTEBOOKS / name).is_file() for name in serve.PREHEATED)
+
+
+@pytest.mark.parametrize("field, value", [("max_kernels", 0), ("max_kernels", 10_000), ("kernel_memory_mb", 10),
+                                          ("cull_idle_seconds", "60"), ("pages_per_minute", True)])
+def test_bad_limits_are_refused_with_what_is_allowed(field, value):
+    from gopskit.server.limits import Limits
+
+    with pytest.raises(GopsError, match="whole number from"):
+        Limits(**{field: value})
+
+
+def test_the_default_cap_follows_the_memory():
+    from gopskit.server.limits import default_max_kernels
+
+    caps = [default_max_kernels(total_memory_mb=gb * 1024) for gb in (1, 4, 8, 16, 64, 4096)]
+    assert caps == sorted(caps) and caps[0] == 2 and caps[-1] == 500
+    assert default_max_kernels(total_memory_mb=8 * 1024) * 200 <= 8 * 1024 - 2048
+
+
+def test_serve_options_reach_the_limits():
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    serve.add_limit_options(parser, hidden=True)
+    limits = serve.limits_from(parser.parse_args(["--max-kernels=5", "--kernel-memory=700", "--cull-after=9"]))
+    assert (limits.max_kernels, limits.kernel_memory_mb, limits.cull_idle_seconds) == (5, 700, 9)
+    with pytest.raises(GopsError, match="kernel cap"):
+        serve.limits_from(parser.parse_args(["--max-kernels=-1"]))
+
+
+def test_the_addresses_printed_for_a_classroom(monkeypatch):
+    assert serve.addresses_to_open(8866, "localhost") == ["Open http://localhost:8866 in a browser on this computer."]
+    monkeypatch.setattr(serve, "lan_address", lambda: "192.168.1.20")
+    assert serve.addresses_to_open(8866, "0.0.0.0")[1].startswith("Students open http://192.168.1.20:8866")
+    monkeypatch.setattr(serve, "lan_address", lambda: None)
+    assert "no network address found" in serve.addresses_to_open(8866, "0.0.0.0")[1]
+
+
+def test_headers_are_read_safely_whatever_the_counts_say():
+    import struct
+
+    from gopskit.server.handlers import message_type, well_formed
+
+    huge = (2 ** 60).to_bytes(8, "little") + struct.pack("<QQ", 10**12, 10**13) + b"x" * 40
+    assert message_type(huge, v1=True) is None and not well_formed(huge, v1=True)
+    legacy = struct.pack("!II", 1, 8) + b'{"header": {"msg_type": "execute_input"}}'
+    assert message_type(legacy, v1=True) is None  # misread as v1: still no harm, no answer
+    assert well_formed(legacy, v1=False) and message_type(legacy, v1=False) is None
+    assert message_type('{"header": {"msg_type": "execute_input"}}', v1=False) == "execute_input"
+    assert message_type('{"header": {"msg_type": "stream"}}', v1=False) is None
+    assert message_type({"header": {"msg_type": "execute_input"}}, v1=True) == "execute_input"
+
+
+def test_pace_allows_a_number_of_loads_a_minute_per_address():
+    from gopskit.server.handlers import Pace
+
+    pace = Pace(per_minute=2, max_addresses=3)
+    assert [pace.allow("a", now=t) for t in (0, 1, 2)] == [True, True, False]
+    assert pace.allow("b", now=2) and pace.allow("a", now=61.5)
+    for i in range(10):  # many addresses: the table stays bounded
+        pace.allow(f"x{i}", now=100 + i)
+    assert len(pace._seen) <= 3
+
+
+def test_the_offline_buffer_is_bounded():
+    """Messages kept for a dropped page stop at buffer_max_messages; then the buffer is dropped."""
+    from gopskit.server.kernels import GopskitKernelManager
+
+    class Stream:
+        def __init__(self):
+            self.callback, self.closed_ = None, False
+            self.socket = type("S", (), {"closed": False})()
+
+        def on_recv(self, callback):
+            self.callback = callback
+
+        def close(self):
+            self.closed_ = True
+
+    manager = GopskitKernelManager(buffer_max_messages=5, buffer_max_bytes=1 << 20)
+    manager._check_kernel_id = lambda kernel_id: None
+    streams = {"iopub": Stream(), "shell": Stream()}
+    manager.start_buffering("k", "session", streams)
+    for _ in range(5):
+        streams["iopub"].callback([b"x" * 10])
+    assert len(manager._kernel_buffers["k"]["buffer"]) == 5
+    streams["iopub"].callback([b"x"])
+    assert "k" not in manager._kernel_buffers and manager.buffers_dropped == 1
+    assert all(s.closed_ for s in streams.values())
+
+
+def test_a_crashing_click_shows_no_server_path():
+    from gopskit.widgets._guard import guarded
+
+    class Widget:
+        crash_advice = " Press New game."
+        shown = None
+
+        def _show_error(self, text):
+            self.shown = text
+
+        def _record_click_ms(self, ms):
+            self.ms = ms
+
+        @guarded
+        def click(self):
+            open("/work/secret/folder/notes.txt")
+
+    widget = Widget()
+    widget.click()
+    assert isinstance(widget.last_error, FileNotFoundError)
+    assert widget.shown.startswith("Something went wrong (FileNotFoundError:") and widget.shown.endswith("New game.")
+    assert "/work" not in widget.shown and "secret" not in widget.shown

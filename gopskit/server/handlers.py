@@ -1,0 +1,218 @@
+"""The web side of the bounds: safe websocket headers, the full-room page, a sane ``/logout``.
+
+**Why the websocket handler is replaced.** Voila's websocket handler reads
+the header of every binary message the kernel sends to a page, to hold
+back ``execute_input`` (it carries the notebook's code). It assumes the
+"v1" websocket protocol, whose first 8 bytes count the message's parts. A
+client that opens the websocket without asking for that protocol gets
+Jupyter's older binary format, whose first 8 bytes are two 4-byte numbers:
+read as one count they make about 10**17, and Voila builds a list of that
+many offsets -- in the server's one event loop, so the server grows by tens
+of MB a second and answers nothing more until the machine runs out of
+memory. A widget state with binary buffers (the tournament app's) is such a
+message; asking for all widget states is enough. :func:`message_type`
+reads both formats, bounded by the message's own length.
+
+>>> import json, struct
+>>> legacy = struct.pack("!III", 2, 12, 14) + b"{}" + b"ab"   # older format: 2 parts
+>>> message_type(legacy, v1=False) is None
+True
+>>> header = json.dumps({"msg_type": "execute_input"}).encode()
+>>> parts = [b"iopub", header, b"{}", b"{}", b"{}"]
+>>> offsets, at = [], 8 * (len(parts) + 2)
+>>> for part in parts:
+...     offsets.append(at); at += len(part)
+>>> v1 = struct.pack("<" + "Q" * (len(parts) + 2), len(parts) + 1, *offsets, at) + b"".join(parts)
+>>> message_type(v1, v1=True)
+'execute_input'
+>>> message_type(v1[:20], v1=True) is None  # truncated: no header, no harm
+True
+"""
+
+from __future__ import annotations
+
+import collections
+import html
+import json
+import time
+
+from jupyter_server.utils import url_path_join
+from tornado.web import RedirectHandler
+from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+from .kernels import RoomFull
+
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+_MAX_HEADER_BYTES = 1 << 16
+
+
+def _v1_header_type(message: bytes) -> str | None:
+    """``msg_type`` of a v1 binary message: count (8 bytes LE), offsets (8 bytes LE each), parts."""
+    size = len(message)
+    if size < 24:
+        return None
+    count = int.from_bytes(message[:8], "little")
+    if count < 3 or 8 * (count + 1) > size:
+        return None
+    start = int.from_bytes(message[16:24], "little")
+    end = int.from_bytes(message[24:32], "little")
+    if not 0 <= start <= end <= size or end - start > _MAX_HEADER_BYTES:
+        return None
+    try:
+        return json.loads(message[start:end].decode("utf-8")).get("msg_type")
+    except (ValueError, AttributeError):
+        return None
+
+
+def well_formed(message, v1: bool) -> bool:
+    """Whether a binary message from a page can be parsed without trusting its counts.
+
+    Jupyter Server trusts the part count at the start of a binary message
+    (v1: 8 bytes; older format: 4 bytes) and builds that many offsets; a
+    forged count makes it build billions. Text messages are always fine.
+
+    >>> well_formed((2 ** 60).to_bytes(8, "little"), v1=True)
+    False
+    >>> well_formed(b"\\x7f\\xff\\xff\\xff", v1=False)
+    False
+    >>> well_formed('{"header": {}}', v1=True)
+    True
+    """
+    if isinstance(message, str):
+        return True
+    width, order = (8, "little") if v1 else (4, "big")
+    count = int.from_bytes(bytes(message[:width]), order, signed=not v1)
+    return len(message) >= width and 1 <= count and width * (count + 1) <= len(message)
+
+
+def message_type(message, v1: bool) -> str | None:
+    """The ``msg_type`` of a message on its way to a page, or None when it cannot be read cheaply.
+
+    Dicts and JSON text (the older protocol's messages without buffers) are
+    read directly; binary messages by their format (``v1``: the page asked
+    for the v1 protocol). An older-format binary message always carries
+    buffers, which ``execute_input`` never has: it is not read at all.
+    """
+    if isinstance(message, dict):
+        return (message.get("header") or {}).get("msg_type")
+    if isinstance(message, str):
+        if "execute_input" not in message:
+            return None
+        try:
+            return json.loads(message)["header"]["msg_type"]
+        except (ValueError, KeyError, TypeError):
+            return None
+    if isinstance(message, (bytes, bytearray, memoryview)) and v1:
+        return _v1_header_type(bytes(message))
+    return None
+
+
+class SafeKernelWebsocketHandler(VoilaKernelWebsocketHandler):
+    """Voila's websocket handler with headers read by :func:`message_type`; forged counts dropped."""
+
+    def on_message(self, ws_message):
+        if not well_formed(ws_message, self.selected_subprotocol == V1_PROTOCOL):
+            self.log.warning("gopskit: dropped a malformed binary message from %s", self.request.remote_ip)
+            return None
+        return super().on_message(ws_message)
+
+    def write_message(self, message, binary=False):
+        v1 = self.selected_subprotocol == V1_PROTOCOL
+        if message_type(message, v1) == "execute_input":
+            return None  # the notebook's code stays on the server
+        return super(VoilaKernelWebsocketHandler, self).write_message(message, binary)
+
+
+class Pace:
+    """Page loads per network address in the last minute (a sliding window, bounded in size)."""
+
+    def __init__(self, per_minute: int, max_addresses: int = 10_000):
+        self.per_minute = per_minute
+        self.max_addresses = max_addresses
+        self._seen: dict[str, collections.deque] = {}
+
+    def allow(self, address: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if len(self._seen) >= self.max_addresses:
+            self._forget(now)
+        times = self._seen.setdefault(address, collections.deque())
+        while times and now - times[0] > 60:
+            times.popleft()
+        if len(times) >= self.per_minute:
+            return False
+        times.append(now)
+        return True
+
+    def _forget(self, now: float) -> None:
+        for address in [a for a, t in self._seen.items() if not t or now - t[-1] > 60]:
+            del self._seen[address]
+        while len(self._seen) >= self.max_addresses:  # still full: drop the oldest entries
+            del self._seen[next(iter(self._seen))]
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{font-family:system-ui,sans-serif;font-size:20px;max-width:40em;margin:4em auto;padding:0 1em;
+color:#222;line-height:1.5}}h1{{font-size:1.6em}}a{{color:#1a5fb4}}</style></head>
+<body class="gopskit-refused"><h1>{title}</h1>{body}<p><a href="">Try again</a> &middot;
+<a href="{home}">All the apps</a></p></body></html>
+"""
+
+
+def refusal_page(title: str, paragraphs: list[str], home: str) -> str:
+    """A plain page that says why a request was refused (no script, nothing from other hosts)."""
+    body = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+    return _PAGE.format(title=html.escape(title), body=body, home=html.escape(home))
+
+
+class BoundedVoilaHandler(TornadoVoilaHandler):
+    """Voila's page handler, refusing politely when the room is full or an address loads too fast."""
+
+    def _refuse(self, status: int, title: str, paragraphs: list[str], retry_after: int) -> None:
+        self.clear()
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Retry-After", str(retry_after))
+        self.set_header("Cache-Control", "no-store")
+        self.finish(refusal_page(title, paragraphs, url_path_join(self.base_url, "/")))
+
+    def _room_full(self) -> None:
+        limits = self.settings["gopskit_limits"]
+        self._refuse(503, "The room is full", [
+            f"This server runs at most {limits.max_kernels} apps at once, and all of them are open right now.",
+            "Close an app you no longer use, or wait a minute and try again: "
+            f"a page that has been closed frees its place within {limits.freed_within_seconds} seconds.",
+            "Teacher: gopskit serve --max-kernels N raises the limit if the computer has the memory.",
+        ], retry_after=limits.cull_interval_seconds)
+
+    async def get(self, path=None):
+        pace = self.settings["gopskit_pace"]
+        if not pace.allow(self.request.remote_ip or "?"):
+            return self._refuse(429, "Too many pages at once", [
+                f"This computer opened more than {pace.per_minute} pages in the last minute.",
+                "Wait a moment, then try again.",
+            ], retry_after=30)
+        manager = self.kernel_manager
+        notebook = self.notebook_path or path
+        if getattr(manager, "is_full", lambda: False)() and not manager.get_pool_size(notebook):
+            manager.refused += 1
+            return self._room_full()
+        try:
+            return await super().get(path)
+        except RoomFull:
+            if self._headers_written:  # pragma: no cover - the kernel starts before the first byte
+                return self.finish()
+            return self._room_full()
+
+
+def bounded_handlers(handlers: list, base_url: str, landing: str) -> list:
+    """Voila's handlers with the safe websocket, the bounded page handler and ``/logout``."""
+    swap = {VoilaKernelWebsocketHandler: SafeKernelWebsocketHandler, TornadoVoilaHandler: BoundedVoilaHandler}
+    out = [(url_path_join(base_url, r"/logout/?"), RedirectHandler, {"url": landing, "permanent": False})]
+    for rule in handlers:
+        if isinstance(rule, tuple) and len(rule) >= 2 and rule[1] in swap:
+            rule = (rule[0], swap[rule[1]], *rule[2:])
+        out.append(rule)
+    return out

@@ -1,0 +1,103 @@
+"""The numbers that bound the served apps, and how their defaults are chosen.
+
+>>> limits = Limits(max_kernels=12, kernel_memory_mb=1024)
+>>> limits.max_kernels, limits.cull_idle_seconds
+(12, 60)
+>>> Limits(max_kernels=0)
+Traceback (most recent call last):
+...
+gopskit.errors.GopsError: the kernel cap is a whole number from 1 to 500 (live kernels at once), not 0
+>>> default_max_kernels(total_memory_mb=8192)
+27
+>>> default_max_kernels(total_memory_mb=1024)
+2
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from ..errors import GopsError
+
+#: What one app's kernel usually holds in memory (resident), measured on the
+#: kit's apps: 75 MB (classroom) to 250 MB (strategy explorer).
+TYPICAL_KERNEL_MB = 200
+#: Memory kept for the system, the browser and the server itself.
+RESERVED_MB = 2048
+#: The kernel cap never goes beyond this, whatever the memory.
+MAX_KERNELS_CEILING = 500
+
+
+def total_memory_mb() -> int:
+    """This machine's physical memory in MB (psutil when present, else sysconf)."""
+    try:
+        import psutil
+
+        return psutil.virtual_memory().total >> 20
+    except ImportError:  # pragma: no cover - psutil comes with ipykernel
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 20
+
+
+def default_max_kernels(total_memory_mb: int | None = None) -> int:
+    """How many kernels may live at once: what fits in memory after a reserve, at least 2.
+
+    A machine of 8 GB takes (8192 - 2048) / 200 = 30 kernels minus a tenth
+    for headroom: 27. A page opens one kernel, so this is the number of
+    pages (students' apps) served at once.
+    """
+    total = total_memory_mb if total_memory_mb is not None else globals()["total_memory_mb"]()
+    spare = max(total - RESERVED_MB, 0)
+    return max(2, min(MAX_KERNELS_CEILING, int(spare / TYPICAL_KERNEL_MB * 0.9)))
+
+
+def _check_whole(name: str, value, low: int, high: int, unit: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise GopsError(f"the {name} is a whole number from {low} to {high} ({unit}), not {value!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Every bound of the served apps, checked when made.
+
+    * ``max_kernels``: live kernels at once (each open page holds one); a page
+      beyond it gets "the room is full". ``None``: :func:`default_max_kernels`.
+    * ``kernel_memory_mb``: the data memory one kernel may allocate (its heap:
+      ``RLIMIT_DATA``); beyond it the kernel's code gets a ``MemoryError``.
+    * ``cull_idle_seconds`` and ``cull_interval_seconds``: a kernel whose page
+      is gone (no open connection) and that has been quiet this long is shut
+      down; the check runs every interval, so a page that has gone frees its
+      kernel within their sum.
+    * ``buffer_max_messages`` and ``buffer_max_bytes``: messages kept for a
+      page whose connection dropped (replayed when it reconnects); beyond
+      either, the buffer is dropped.
+    * ``pages_per_minute``: page loads one network address may start in a
+      minute; beyond it the page says to wait.
+    * ``max_message_bytes``: the largest message a browser may send.
+    """
+
+    max_kernels: int | None = None
+    kernel_memory_mb: int = 2048
+    cull_idle_seconds: int = 60
+    cull_interval_seconds: int = 20
+    buffer_max_messages: int = 2000
+    buffer_max_bytes: int = 16 << 20
+    pages_per_minute: int = 60
+    max_message_bytes: int = 4 << 20
+
+    def __post_init__(self):
+        if self.max_kernels is None:
+            object.__setattr__(self, "max_kernels", default_max_kernels())
+        _check_whole("kernel cap", self.max_kernels, 1, MAX_KERNELS_CEILING, "live kernels at once")
+        _check_whole("kernel memory limit", self.kernel_memory_mb, 256, 1 << 20, "MB")
+        _check_whole("idle time before a kernel is culled", self.cull_idle_seconds, 1, 86400, "seconds")
+        _check_whole("culling interval", self.cull_interval_seconds, 1, 3600, "seconds")
+        _check_whole("message buffer length", self.buffer_max_messages, 1, 10**6, "messages")
+        _check_whole("message buffer size", self.buffer_max_bytes, 1024, 1 << 32, "bytes")
+        _check_whole("page loads per minute", self.pages_per_minute, 1, 10**5, "per address")
+        _check_whole("largest browser message", self.max_message_bytes, 1024, 1 << 30, "bytes")
+
+    @property
+    def freed_within_seconds(self) -> int:
+        """The longest a kernel outlives its page (idle time plus one check)."""
+        return self.cull_idle_seconds + self.cull_interval_seconds
