@@ -193,3 +193,33 @@ def test_a_game_to_a_target_cut_off_by_max_deals_says_so(game):
 def test_badly_typed_options_are_option_errors_in_every_game(game, options):
     with pytest.raises(OptionError):
         make_rules(game, **options)
+
+
+def _finished_record(game, **options):
+    state = make_rules(game, **options).new_game(seed=1)
+    while not state.is_terminal():
+        state.apply({p: state.legal_moves(p)[0] for p in state.to_move()})
+    return json.loads(json.dumps(state.record()))
+
+
+@pytest.mark.parametrize("game, options, key", [
+    ("goofspiel", {}, "bids"), ("gops-for-three", {"deals": 1}, "bids"), ("gops-for-three", {}, "bids"),
+    ("throps", {"target": None}, "bids"), ("gooseberry-fool", {"target": None}, "plays"),
+    ("divide-and-conquer", {}, "plays"), ("raj", {}, "bids"),
+])
+def test_moves_after_the_end_are_called_extra_in_every_game(game, options, key):
+    record = _finished_record(game, **options)
+    hand = record["hands"][-1] if "hands" in record else record
+    hand[key].append(hand[key][-1])
+    with pytest.raises(RecordError) as refused:
+        replay_record(record)
+    message = str(refused.value)
+    assert "was over after" in message and "extra" in message and "start a new game" not in message
+
+
+def test_a_huge_bad_turn_is_not_echoed_whole():
+    record = _finished_record("raj")
+    record["bids"][0] = list(range(100_000))
+    with pytest.raises(RecordError) as refused:
+        replay_record(record)
+    assert len(str(refused.value)) < 300

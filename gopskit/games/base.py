@@ -293,6 +293,17 @@ class GameState:
         return self._apply(joint)
 
 
+def refuse_if_over(state: GameState, turn: int, unit: str = "turns", where: str = "") -> None:
+    """Replay helper: moves listed after the end of a hand are called extra.
+
+    (Applying them would say "the game is over ... start a new game", which
+    is advice for a board, not for a record.)
+    """
+    if state.is_terminal():
+        raise RecordError(f"the hand was over after {turn - 1} {unit}; the moves listed from here on are extra{where}",
+                          turn=turn)
+
+
 def _players(seats) -> str:
     """Name seats for people: seats count from 0 in code, players from 1 on screen."""
     seats = list(seats)

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..cards import card_name
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules, show
+from .base import GameState, Observation, Rules, refuse_if_over, show
 
 CARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 12)
 HAND_SIZE = 5
@@ -293,7 +293,8 @@ def _replay(rules: DivideAndConquer, hand: Mapping) -> DivideAndConquerState:
     state = DivideAndConquerState(rules, dealt)
     for t, cards in enumerate(plays, 1):
         if not isinstance(cards, list) or len(cards) != 2:
-            raise RecordError(f"a trick is a list of two cards (player 1's, player 2's), got {cards!r}", turn=t)
+            raise RecordError(f"a trick is a list of two cards (player 1's, player 2's), got {show(cards)}", turn=t)
+        refuse_if_over(state, t, "tricks")
         try:
             state.apply(cards)
         except IllegalMoveError as exc:

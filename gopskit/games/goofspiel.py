@@ -520,7 +520,7 @@ def _replay(rules: Goofspiel, hand: Mapping, hand_number: int) -> GoofspielState
         if t > len(prizes):
             raise RecordError(f"this turn has bids but the record lists no prize for it{where}", turn=t)
         if not isinstance(turn_bids, list) or len(turn_bids) != rules.players:
-            raise RecordError(f"expected a list of {rules.players} bids, one per player, got {turn_bids!r}{where}", turn=t)
+            raise RecordError(f"expected a list of {rules.players} bids, one per player, got {show(turn_bids)}{where}", turn=t)
         for p, bid in enumerate(turn_bids):
             if isinstance(bid, bool) or not isinstance(bid, int):
                 raise RecordError(f"player {p + 1}'s bid {bid!r} is not a card number{where}", turn=t)

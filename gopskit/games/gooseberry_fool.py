@@ -51,7 +51,7 @@ import numpy as np
 
 from ..cards import JOKER, SUIT_NAMES, card_name, full_deck, is_red, rank_of, suit_of
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules, as_move, show
+from .base import GameState, Observation, Rules, as_move, refuse_if_over, show
 
 PLAYERS = 3
 HAND_SIZE = 11
@@ -498,7 +498,8 @@ def _replay(rules: GooseberryFool, hand: Mapping, hand_number: int) -> Gooseberr
     for t, trick in enumerate(plays, 1):
         if not isinstance(trick, list) or not 1 <= len(trick) <= PLAYERS + 1 or (t < len(plays) and len(trick) < PLAYERS):
             raise RecordError(f"a trick lists its three cards in play order (and, after the Goose, the taker's seat), "
-                              f"got {trick!r}{where}", turn=t)
+                              f"got {show(trick)}{where}", turn=t)
+        refuse_if_over(state, t, "tricks", where)
         for move in trick:
             if len(state.tricks) == t:
                 raise RecordError(f"the trick was already over; {move!r} is one move too many{where}", turn=t)

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..cards import card_name
 from ..errors import IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules, show
+from .base import GameState, Observation, Rules, refuse_if_over, show
 
 JOKER = "JK"
 PRIZE_CARDS: tuple = tuple(range(1, 14)) + (JOKER,)
@@ -514,7 +514,8 @@ def _replay(rules: GopsForThree, hand: Mapping, hand_number: int) -> GopsForThre
     state = GopsForThreeState(rules, list(prizes) + rest)
     for t, bids in enumerate(rounds, 1):
         if not isinstance(bids, list) or len(bids) != 3:
-            raise RecordError(f"expected a list of 3 bids, one per player, got {bids!r}{where}", turn=t)
+            raise RecordError(f"expected a list of 3 bids, one per player, got {show(bids)}{where}", turn=t)
+        refuse_if_over(state, t, where=where)
         try:
             state.apply(bids)
         except IllegalMoveError as exc:

@@ -333,7 +333,10 @@ def _replay_round(rules: Raj, hand: Mapping) -> RajState:
             raise RecordError(f"prize {card!r} is not a Raj prize (-5..-1 or 1..10)", turn=t)
         if card in prizes[: t - 1]:
             raise RecordError(f"prize {card} was already turned earlier", turn=t)
-    if not len(bids) <= len(prizes) <= len(bids) + 1 or len(bids) > len(PRIZES):
+    if len(bids) > len(PRIZES):
+        raise RecordError(f"the game was over after {len(PRIZES)} turns (one per prize); the bids listed from "
+                          "here on are extra", turn=len(PRIZES) + 1)
+    if not len(bids) <= len(prizes) <= len(bids) + 1:
         raise RecordError(f"{len(prizes)} prizes but {len(bids)} turns of bids; each turn needs its prize, "
                           "and the prize of the next turn is shown when the game is not over")
     fixed = rules.prize_deck(np.random.default_rng(0)) if rules.prize_order != "shuffled" else None
@@ -344,7 +347,7 @@ def _replay_round(rules: Raj, hand: Mapping) -> RajState:
     state = RajState(rules, deck)
     for t, turn_bids in enumerate(bids, 1):
         if not isinstance(turn_bids, list) or len(turn_bids) != rules.players:
-            raise RecordError(f"expected a list of {rules.players} bids, one per player, got {turn_bids!r}", turn=t)
+            raise RecordError(f"expected a list of {rules.players} bids, one per player, got {show(turn_bids)}", turn=t)
         try:
             state.apply(turn_bids)
         except IllegalMoveError as exc:

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..cards import SUIT_SYMBOLS, SUITS, card_name, full_deck, parse_card, rank_name
 from ..errors import GopsError, IllegalMoveError, OptionError, RecordError
-from .base import GameState, Observation, Rules, show
+from .base import GameState, Observation, Rules, refuse_if_over, show
 
 SCORING_SUITS = ("best", "longest")
 MAJOR = frozenset("SH")
@@ -388,7 +388,8 @@ def _replay(rules: Throps, hand: Mapping, hand_number: int) -> ThropsState:
     state = ThropsState(rules, deal["hands"], deal["stock"])
     for t, bids in enumerate(rounds, 1):
         if not isinstance(bids, list) or len(bids) != 3:
-            raise RecordError(f"expected a list of 3 bid cards, one per player, got {bids!r}{where}", turn=t)
+            raise RecordError(f"expected a list of 3 bid cards, one per player, got {show(bids)}{where}", turn=t)
+        refuse_if_over(state, t, where=where)
         try:
             state.apply(bids)
         except IllegalMoveError as exc:
