@@ -47,6 +47,16 @@ def test_a_complete_solution_in_the_cache_is_played_at_every_turn(tmp_path, nine
     assert len(turns) == 9 and {source for *_, source in turns} == {"exact solution"}
     for obs, policy, _source in turns:
         assert policy == pytest.approx(_solver_policy(nine, obs), abs=1e-12)
+        _assert_unexploitable(nine, obs, policy)
+
+
+def _assert_unexploitable(solution, obs, policy):
+    """A best response to the bot's bid gains nothing over the position's value (exploitability 0)."""
+    pos = EquilibriumBot.position(obs)
+    M = solution.turn_matrix(**pos)
+    value = solution.value(**pos)
+    x = np.array([policy[card] for card in sorted(policy)])
+    assert (x @ M).min() >= value - 1e-9
 
 
 def test_the_opening_book_plays_the_first_turns_exactly(tmp_path, monkeypatch, nine):
@@ -61,6 +71,7 @@ def test_the_opening_book_plays_the_first_turns_exactly(tmp_path, monkeypatch, n
     assert sources[2:] == ["estimate"] * 3 + ["exact endgame"] * 4
     for obs, policy, _source in turns[:2]:
         assert policy == pytest.approx(_solver_policy(nine, obs), abs=1e-12)
+        _assert_unexploitable(book, obs, policy)
 
 
 def test_without_book_or_solution_the_bot_says_it_estimates():
