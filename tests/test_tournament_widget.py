@@ -23,15 +23,22 @@ def test_ranking_html_is_a_pure_rendering():
     page = ranking_html(results)
     assert "a&lt;b" in page and "<td>1</td>" in page
     assert "Forfeits" in page and "exception" in page and page == ranking_html(results)
+    assert "How the table is ranked" in page and "mean points per game" in page
 
 
-def test_the_app_runs_a_notebook_function_a_folder_and_bots():
+def test_the_app_runs_a_notebook_function_a_folder_and_bots(monkeypatch):
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
     app = TournamentApp(functions=[copier], folder=str(EXAMPLES), bots=["random"], num_cards=3)
     app.games.value = 2
     app.time_limit.value = 0.5
     results = app.run()
     names = {e["name"] for e in results.entries}
     assert {"copier", "random", "copy_the_prize", "save_big_cards"} <= names
+    rows = {r["name"]: r for r in results.ranking()}
+    assert rows["copier"]["kind"] == "notebook" and rows["copy_the_prize"]["kind"] == "student"
+    assert "<td>notebook</td>" in app.table.value and "95% interval" in app.table.value
+    assert rows["random"]["exploitability"] is not None  # 3 cards: solved
+    assert f"Seed {results.seed}" in app.status.value
     assert app.progress.value == app.progress.max == len(names) * (len(names) - 1) // 2
     assert "copier" in app.table.value and "Done" in app.status.value
     assert all(bytes(image.value).startswith(b"\x89PNG") for image in app.plots.children)
@@ -40,10 +47,51 @@ def test_the_app_runs_a_notebook_function_a_folder_and_bots():
     assert app.table.value == "" and app.results is None and bytes(app.plots.children[0].value) == b""
 
 
-def test_a_bad_folder_is_shown_in_the_status_line():
+def test_a_bad_folder_is_shown_in_the_status_line(monkeypatch):
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
     app = TournamentApp(folder="/no/such/folder", bots=["random", "match-prize"])
     assert app.run() is None
     assert "not a folder" in app.status.value and not app.run_button.disabled
+
+
+def test_only_the_configured_class_folder_runs(monkeypatch, tmp_path):
+    """The page has no path box: the folder comes from the server's environment or the notebook's code."""
+    import ipywidgets as w
+
+    monkeypatch.setenv("GOPSKIT_TOURNAMENT_DIR", str(EXAMPLES))
+    app = TournamentApp(folder=str(tmp_path), bots=["random"], num_cards=3)
+    assert app.class_folder == EXAMPLES and "students/ (5 strategy files)" in app.use_folder.description
+    texts = [c.description for c in _all_widgets(app) if isinstance(c, (w.Text, w.Textarea))]
+    assert texts == ["Seed"]  # no box where a path could be typed
+    assert {e.name for e in app.entries()} >= {"copy_the_prize", "random"}
+    app.use_folder.value = False  # a browser may only leave the folder out
+    assert {e.name for e in app.entries()} == {"random"}
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR")
+    bare = TournamentApp(bots=["random"])
+    assert bare.class_folder is None and bare.use_folder.disabled and "GOPSKIT_TOURNAMENT_DIR" in bare.use_folder.description
+
+
+def _all_widgets(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _all_widgets(child)
+
+
+def test_limits_are_enforced_with_a_clear_message(monkeypatch):
+    from gopskit.widgets import tournament as module
+
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
+    app = TournamentApp(bots=["random", "match-prize", "one-higher"], num_cards=3)
+    app.games.value = 10_000  # what a hostile page sends: the widget clamps it
+    assert app.games.value == module.MAX_GAMES
+    app.time_limit.value = 600
+    assert app.time_limit.value == module.MAX_TIME_LIMIT
+    monkeypatch.setattr(module, "MAX_TOTAL_GAMES", 100)
+    assert app.run() is None
+    assert "1,200 games; the app plays up to 100" in app.status.value and "gopskit tournament" in app.status.value
+    app.seed.value = "-3"
+    assert app.run() is None and "seed: a whole number" in app.status.value
+    assert app.table.value == "" and app.results is None
 
 
 def test_too_few_entries_are_explained():

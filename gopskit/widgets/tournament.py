@@ -1,8 +1,20 @@
-"""A tournament in a notebook: pick bots and a folder (or notebook functions), run, read the results.
+"""A tournament in a notebook: the class folder, notebook functions and bots; run; read the results.
 
 The widget only arranges: :class:`~gopskit.arena.tournament.Tournament`
 plays, :mod:`gopskit.viz.tournament` draws, and :func:`ranking_html` (a pure
-function tests can call) writes the table.
+function tests can call) writes the table, its 95 % intervals and the rule
+that ranks it.
+
+**Which folder runs.** The app runs only the class folder the teacher
+configured, never a path typed in the page (a page's controls can be set by
+anyone who can reach the server). The folder is, in this order: the
+environment variable ``GOPSKIT_TOURNAMENT_DIR`` of the server (set it before
+``gopskit serve``), else the ``folder`` the notebook passes to
+:class:`TournamentApp`. The page only chooses whether that folder takes part.
+
+**Limits.** At most :data:`MAX_GAMES` games per seating, :data:`MAX_TOTAL_GAMES`
+games in all and :data:`MAX_TIME_LIMIT` seconds per move; bigger tournaments
+belong on the command line (``gopskit tournament``), which the message says.
 
 >>> from gopskit.widgets.tournament import TournamentApp   # doctest: +SKIP
 >>> def strategy(observation):                             # doctest: +SKIP
@@ -14,18 +26,25 @@ from __future__ import annotations
 
 import html
 import io
+import os
 import pathlib
 
 import ipywidgets as w
 
 from ..agents import agent_names
 from ..arena.entries import bot_entry, entries_from_folder, entry_from_function
+from ..arena.results import RANKING_RULE, interval_text
 from ..arena.sandbox import Limits
 from ..arena.tournament import Tournament
 from ..errors import GopsError
 from ..games.goofspiel import Goofspiel
+from ..numbers import fixed
 from .assets import style_html
 
+TOURNAMENT_DIR_ENV = "GOPSKIT_TOURNAMENT_DIR"
+MAX_GAMES = 200
+MAX_TOTAL_GAMES = 40_000
+MAX_TIME_LIMIT = 5.0
 
 _TABLE_STYLE = (
     "<style>.gopskit-tournament-table{border-collapse:collapse;margin:6px 0}"
@@ -34,24 +53,44 @@ _TABLE_STYLE = (
     ".gopskit-tournament-table td:nth-child(2),.gopskit-tournament-table th:nth-child(2),"
     ".gopskit-tournament-table td:last-child,.gopskit-tournament-table th:last-child{text-align:left}</style>"
 )
+_MARKS = "¹²³⁴⁵⁶⁷⁸⁹"
+
+
+def class_folder(default=None) -> pathlib.Path | None:
+    """The class folder the teacher configured: ``$GOPSKIT_TOURNAMENT_DIR``, else ``default`` (or ``None``)."""
+    configured = os.environ.get(TOURNAMENT_DIR_ENV, "").strip()
+    if configured:
+        return pathlib.Path(configured).expanduser()
+    return pathlib.Path(default).expanduser() if default else None
 
 
 def ranking_html(results) -> str:
-    """The ranking, forfeits and play summary of ``results`` as an HTML table."""
+    """The ranking (with 95 % intervals), why any exploitability is missing, the ranking rule and the forfeits."""
     rows = []
     summary = results.play_summary()
+    missing = results.missing_exploitability()
+    mark = {name: _MARKS[k % len(_MARKS)] for k, (_, names) in enumerate(missing) for name in names}
     for r in results.ranking():
-        exploit = "n/a" if r["exploitability"] is None else f"{r['exploitability']:.2f}"
-        mean = "&ndash;" if r["mean_points"] is None else f"{r['mean_points']:.2f}"
+        exploit = fixed(r["exploitability"]) if r["exploitability"] is not None else f"n/a{mark.get(r['name'], '')}"
+        mean = fixed(r["mean_points"]) if r["games"] else "&ndash;"
         rows.append(
-            f"<tr><td>{r['rank']}</td><td><b>{html.escape(r['name'])}</b></td><td>{r['kind']}</td>"
-            f"<td>{mean}</td><td>{r['wins']}</td><td>{r['draws']}</td><td>{r['losses']}</td>"
-            f"<td>{r['forfeits']}</td><td>{r['opponents_beaten']}</td><td>{exploit}</td>"
+            f"<tr><td>{r['rank']}</td><td><b>{html.escape(r['name'])}</b></td><td>{html.escape(r['kind'])}</td>"
+            f"<td>{mean}</td><td>{html.escape(interval_text(r))}</td><td>{r['wins']}</td><td>{r['draws']}</td>"
+            f"<td>{r['losses']}</td><td>{r['forfeits']}</td><td>{r['opponents_beaten']}</td><td>{exploit}</td>"
             f"<td>{html.escape(summary.get(r['name'], ''))}</td></tr>")
-    head = "".join(f"<th>{h}</th>" for h in ("#", "entry", "kind", "mean points", "wins", "draws", "losses",
-                                                 "forfeits", "beats", "exploitability", "how it plays"))
+    head = "".join(f"<th>{h}</th>" for h in ("#", "entry", "kind", "mean points", "95% interval", "wins", "draws",
+                                                 "losses", "forfeits", "beats", "exploitability", "how it plays"))
     table = (_TABLE_STYLE + "<table class='gopskit-tournament-table'>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    table += f"<p class='gopskit-rule'><b>How the table is ranked.</b> {html.escape(RANKING_RULE)}</p>"
+    table += ("<p class='gopskit-rule'><b>Exploitability</b> is what a perfect opponent who knows the entry's "
+              "strategy wins against it per game (0: nobody can beat it).")
+    if missing:
+        table += "".join(f" {_MARKS[k % len(_MARKS)]}n/a for {html.escape(', '.join(names))}: "
+                         f"{html.escape(reason)}." for k, (reason, names) in enumerate(missing))
+    table += "</p>"
+    if getattr(results, "isolation", ""):
+        table += f"<p class='gopskit-rule'>Student code ran with: {html.escape(results.isolation)}.</p>"
     forfeits = "".join(f"<li><b>{html.escape(f['entry'])}</b>: {f['count']} &times; {html.escape(f['reason'])} "
                        f"&ndash; {html.escape(f['example'])}</li>" for f in results.forfeits())
     if forfeits:
@@ -70,20 +109,28 @@ class TournamentApp(w.VBox):
     """Pick entries and options, press *Run tournament*, read the table and plots.
 
     ``functions``: strategies written in the notebook (each runs in its own
-    sandbox, like a submitted file); ``folder``: a folder of strategy files;
-    ``bots``: the bots ticked at the start.
+    sandbox, like a submitted file, and is listed as kind ``notebook``);
+    ``folder``: the class folder used when the server sets no
+    ``GOPSKIT_TOURNAMENT_DIR`` (see the module docstring); ``bots``: the bots
+    ticked at the start.
     """
 
-    def __init__(self, functions=(), folder: str = "", bots=("random", "match-prize"), num_cards: int = 13):
+    crash_advice = " The tournament was stopped; the page still works: press Run tournament to try again."
+
+    def __init__(self, functions=(), folder=None, bots=("random", "match-prize"), num_cards: int = 13):
         self.functions = list(functions)
         self.results = None
+        self.last_error = None
+        self.class_folder = class_folder(folder)  # a Python attribute: no browser message can change it
         self.bots = w.SelectMultiple(options=agent_names(Goofspiel()), value=tuple(bots), rows=6,
                                      description="Bots")
-        self.folder = w.Text(value=str(folder), description="Folder", placeholder="folder of strategy .py files")
+        self.use_folder = w.Checkbox(value=self.class_folder is not None, description=self._folder_label(),
+                                     disabled=self.class_folder is None, indent=False)
         self.cards = w.IntSlider(value=num_cards, min=3, max=13, description="Cards")
-        self.games = w.BoundedIntText(value=20, min=1, max=10_000, description="Games")
-        self.seed = w.IntText(value=0, description="Seed")
-        self.time_limit = w.BoundedFloatText(value=1.0, min=0.05, max=60, step=0.1, description="Time (s)")
+        self.games = w.BoundedIntText(value=20, min=1, max=MAX_GAMES, description="Games")
+        self.seed = w.Text(value="", description="Seed", placeholder="random")
+        self.time_limit = w.BoundedFloatText(value=1.0, min=0.05, max=MAX_TIME_LIMIT, step=0.1,
+                                             description="Time (s)")
         self.run_button = w.Button(description="Run tournament", button_style="primary", icon="play")
         self.run_button.add_class("gopskit-run")
         self.progress = w.IntProgress(value=0, min=0, max=1, description="Tables")
@@ -94,7 +141,7 @@ class TournamentApp(w.VBox):
         for index, title in enumerate(("Head to head", "Points", "Bids")):
             self.plots.set_title(index, title)
         self.run_button.on_click(lambda _: self.run())
-        options = w.VBox([self.folder, self.bots, w.HBox([self.cards, self.games]),
+        options = w.VBox([self.use_folder, self.bots, w.HBox([self.cards, self.games]),
                           w.HBox([self.seed, self.time_limit])])
         header = w.HTML(style_html())  # the boards' stylesheet
         options.add_class("gopskit-form")
@@ -104,29 +151,62 @@ class TournamentApp(w.VBox):
         self.add_class("gopskit-board")  # the boards' look (gopskit/widgets/style.css)
         self.add_class("gopskit-tournament")
 
+    def _folder_label(self) -> str:
+        if self.class_folder is None:
+            return f"No class folder (the teacher sets {TOURNAMENT_DIR_ENV} before gopskit serve)"
+        try:
+            count = sum(1 for p in self.class_folder.glob("*.py") if not p.name.startswith(("_", ".")))
+        except OSError:
+            count = 0
+        return f"Class folder {self.class_folder.name}/ ({count} strategy files)"
+
     def entries(self) -> list:
-        """The entries the controls describe (notebook functions, the folder's files, the bots)."""
+        """The entries the controls describe (notebook functions, the class folder's files, the bots)."""
         entries = [entry_from_function(f) for f in self.functions]
-        if self.folder.value.strip():
-            entries += entries_from_folder(pathlib.Path(self.folder.value.strip()).expanduser())
+        if self.class_folder is not None and self.use_folder.value:
+            entries += entries_from_folder(self.class_folder)
         return entries + [bot_entry(name) for name in self.bots.value]
+
+    def tournament(self) -> Tournament:
+        """The tournament the controls describe, within the app's limits (a clear error beyond them)."""
+        games, limit = int(self.games.value), float(self.time_limit.value)
+        if not 1 <= games <= MAX_GAMES:
+            raise GopsError(f"games per seating: 1 to {MAX_GAMES} here, not {games}; "
+                            f"for more, run gopskit tournament on the command line")
+        if not 0.05 <= limit <= MAX_TIME_LIMIT:
+            raise GopsError(f"time per move: 0.05 to {MAX_TIME_LIMIT:g} seconds, not {limit:g}")
+        tournament = Tournament(Goofspiel(num_cards=self.cards.value), self.entries(), games=games,
+                                seed=_seed(self.seed.value), limits=Limits(time_limit=limit))
+        total = sum(len(t.seatings) for t in tournament.tables()) * games
+        if total > MAX_TOTAL_GAMES:
+            raise GopsError(f"that is {total:,} games; the app plays up to {MAX_TOTAL_GAMES:,} "
+                            f"(fewer games per seating or fewer entries), or run gopskit tournament "
+                            f"on the command line for a bigger one")
+        return tournament
 
     def run(self):
         """Play the tournament the controls describe; show the results (or what went wrong)."""
         self.run_button.disabled = True
         self.status.value = "Checking the entries and starting their sandboxes&hellip;"
         try:
-            tournament = Tournament(Goofspiel(num_cards=self.cards.value), self.entries(), games=self.games.value,
-                                    seed=self.seed.value, limits=Limits(time_limit=self.time_limit.value))
+            tournament = self.tournament()
             self.progress.max, self.progress.value = len(tournament.tables()), 0
             self.results = tournament.run(progress=False, on_table=self._advance)
         except GopsError as exc:
-            self.status.value = f"<span style='color:#b00'>{html.escape(str(exc))}</span>"
+            self._error(str(exc))
+            return None
+        except Exception as exc:  # a bug: the class sees a sentence, never a traceback
+            self.last_error = exc
+            self._error(f"Something went wrong ({type(exc).__name__}).{self.crash_advice}")
             return None
         finally:
             self.run_button.disabled = False
         self.show(self.results)
         return self.results
+
+    def _error(self, text: str) -> None:
+        """Say what went wrong; old results stay off the screen (they are not of these controls)."""
+        self.reset(status=f"<span class='gopskit-error' style='color:#b00'>{html.escape(text)}</span>")
 
     def _advance(self, done: int, total: int) -> None:
         self.progress.max, self.progress.value = total, done
@@ -142,9 +222,10 @@ class TournamentApp(w.VBox):
         for image, plot in zip(self.plots.children, (plot_head_to_head, plot_distributions, plot_bidding_profiles)):
             image.value = _png(plot(results))
         self.plots.layout.display = None
-        self.status.value = f"Done: {len(results.games)} games."
+        self.status.value = (f"Done: {len(results.games):,} games. Seed {results.seed} "
+                             f"(type it in Seed to replay this very tournament).")
 
-    def reset(self) -> None:
+    def reset(self, status: str = "Choose entries and press <b>Run tournament</b>.") -> None:
         """Clear the results (the controls keep their values)."""
         self.results = None
         self.table.value = ""
@@ -152,7 +233,18 @@ class TournamentApp(w.VBox):
         for image in self.plots.children:
             image.value = b""
         self.plots.layout.display = "none"
-        self.status.value = "Choose entries and press <b>Run tournament</b>."
+        self.status.value = status
 
 
-__all__ = ["TournamentApp", "ranking_html"]
+def _seed(text: str) -> int | None:
+    """The Seed box: empty for a random seed, else a whole number 0 or more."""
+    text = str(text).strip()
+    if not text:
+        return None
+    if not text.isdigit() or len(text) > 19:
+        raise GopsError(f"seed: a whole number 0 or more (or empty for a random one), not {text[:30]!r}")
+    return int(text)
+
+
+__all__ = ["MAX_GAMES", "MAX_TIME_LIMIT", "MAX_TOTAL_GAMES", "TOURNAMENT_DIR_ENV", "TournamentApp", "class_folder",
+           "ranking_html"]
