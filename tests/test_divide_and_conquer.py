@@ -129,7 +129,7 @@ def _record():
     (lambda r: r["deal"][0].__setitem__(0, 11), "bad 'deal'"),
     (lambda r: r["plays"][2].pop(), "turn 3: a trick is a list of two cards"),
     (lambda r: r["plays"][6].__setitem__(0, 13), "turn 7: player 1 cannot play 13"),
-    (lambda r: r["plays"].append([2, 3]), "turn 11: the game is over"),
+    (lambda r: r["plays"].append([2, 3]), "turn 11: the hand was over after 10 tricks"),
 ])
 def test_a_bad_record_names_the_turn(damage, message):
     record = _record()
