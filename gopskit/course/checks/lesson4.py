@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 
 from ...games.divide_and_conquer import CARDS, card_label
-from ..feedback import as_card_list, as_number, correct, describe, is_blank, not_answered, wrong
+from ..feedback import BLANK_HINT, Feedback, as_card_list, as_int, as_number, correct, describe, is_blank, not_answered, wrong
 from ..pure import best_response
 from ..variants import Gops3Endgame, beaten_by, raj_risk
 from ._registry import checker
@@ -50,21 +50,46 @@ def _as_matrix(answer) -> np.ndarray | None:
     return np.array(rows, dtype=float)
 
 
-def _is_pair(answer) -> bool:
+def _is_tables(answer) -> bool:
+    """True for ``(A, B)`` or ``(A, B, stable)``: the exercise's answers given as one tuple."""
     try:
-        return len(answer) == 2 and all(_as_matrix(table) is not None for table in answer)
+        return len(answer) in (2, 3) and all(_as_matrix(table) is not None for table in answer[:2])
     except TypeError:
         return False
 
 
-@checker(4, E2)
-def check_endgame(A, B=None):
-    """Exercise 2: the Gops-for-three endgame as a bimatrix game: player 1's points ``A``, player 2's ``B``.
+def _as_cells(answer) -> list[tuple[int, int]] | None:
+    """``answer`` as a sorted list of distinct (row, column) cells of a 2 x 2 table, else None."""
+    if isinstance(answer, (str, bytes, dict)) or not hasattr(answer, "__iter__"):
+        return None
+    cells = []
+    for cell in answer:
+        if isinstance(cell, (str, bytes)) or not hasattr(cell, "__len__") or len(cell) != 2:
+            return None
+        row, col = (as_int(v) for v in cell)
+        if row not in (0, 1) or col not in (0, 1):
+            return None
+        cells.append((row, col))
+    return sorted(set(cells))
 
-    ``check_endgame((A, B))`` (the two tables as one pair) is accepted too.
+
+def _stable_cells(A: np.ndarray, B: np.ndarray) -> list[tuple[int, int]]:
+    """The cells where neither player gains by switching alone (pure Nash equilibria)."""
+    return [(i, j) for i, j in itertools.product(range(2), repeat=2)
+            if A[i, j] >= A[1 - i, j] and B[i, j] >= B[i, 1 - j]]
+
+
+@checker(4, E2)
+def check_endgame(A, B=None, stable=None):
+    """Exercise 2: the Gops-for-three endgame as a bimatrix game, built and solved by hand.
+
+    ``A`` and ``B`` are player 1's and player 2's deal points (rows: player
+    1 high/low first; columns: player 2); ``stable`` lists the cells
+    ``(row, column)`` where neither player gains by switching alone: the pure
+    Nash equilibria. ``check_endgame((A, B, stable))`` is accepted too.
     """
-    if is_blank(B) and not is_blank(A) and _as_matrix(A) is None and _is_pair(A):
-        A, B = A
+    if is_blank(B) and not is_blank(A) and _as_matrix(A) is None and _is_tables(A):
+        A, B, stable = (*A, None)[:3]
     if is_blank(A):
         return not_answered(E2, "A")
     mine = _as_matrix(A)
@@ -91,9 +116,31 @@ def check_endgame(A, B=None):
                                  f"{table[i, j]:g}; there " + "; ".join(outcome.story) +
                                  f", so the totals end {', '.join(map(str, outcome.totals))} and player {player + 1} "
                                  f"is {middle}", "only the highest and the lowest totals score; the middle one scores 0")
-    return correct(E2, "both tables are right. Add them: A + B is "
+    if is_blank(stable):
+        return Feedback(E2, "blank", "A and B are right. `stable` still holds the placeholder `...`", BLANK_HINT)
+    cells = _as_cells(stable)
+    if cells is None:
+        return wrong(E2, f"stable should be a list of cells (row, column) such as [(0, 0)], not {describe(stable)}")
+    truth = _stable_cells(true_a, true_b)
+    for i, j in cells:
+        if (i, j) not in truth:
+            if true_a[1 - i, j] > true_a[i, j]:
+                who, gain = 1, f"switching to row {1 - i} gives player 1 {true_a[1 - i, j]:g} instead of {true_a[i, j]:g}"
+            else:
+                who, gain = 2, f"switching to column {1 - j} gives player 2 {true_b[i, 1 - j]:g} instead of {true_b[i, j]:g}"
+            return wrong(E2, f"({i}, {j}) is not stable: {gain}", f"for each cell, ask both players: would "
+                             f"switching alone pay? Here player {who} would switch")
+    missed = [cell for cell in truth if cell not in cells]
+    if missed:
+        i, j = missed[0]
+        return wrong(E2, f"you missed ({i}, {j}): player 1 gets {true_a[i, j]:g} there and {true_a[1 - i, j]:g} by "
+                         f"switching; player 2 gets {true_b[i, j]:g} and {true_b[i, 1 - j]:g} by switching: "
+                         "neither gains", "check all four cells")
+    pays = "; ".join(f"({i}, {j}) pays ({true_a[i, j]:g}, {true_b[i, j]:g})" for i, j in truth)
+    return correct(E2, "tables and equilibria both right. A + B is "
                        f"{(true_a + true_b).astype(int).tolist()}, not the same everywhere, so this is not a "
-                       "zero-sum game: what one player gains, the other need not lose.")
+                       f"zero-sum game. Its two pure equilibria pay differently: {pays}; each player prefers "
+                       "a different one.")
 
 
 @checker(4, E3)
