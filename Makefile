@@ -4,13 +4,15 @@
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8866
+HOST ?= localhost
 JOBS ?= 2
 BIN := $(VENV)/bin
 
 .PHONY: serve test setup setup-dev browser postgres bwrap clean
 
 serve: $(VENV)/.installed
-	$(BIN)/gopskit serve --port $(PORT)
+	@echo "gopskit: starting the apps' server (HOST=0.0.0.0 serves the classroom network)."
+	@$(BIN)/gopskit serve --port $(PORT) --host $(HOST)
 
 test: $(VENV)/.installed-dev browser postgres bwrap
 	$(BIN)/python -m pytest $(wildcard tests lessons notebooks) --nbval-lax -p no:cacheprovider -n $(JOBS) --dist loadfile $(PYTEST_ARGS)
@@ -18,13 +20,26 @@ test: $(VENV)/.installed-dev browser postgres bwrap
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
 
+# pip's output, shortened to one line per library fetched (a fresh install takes minutes:
+# never silent for long); the whole of it is kept in $(VENV)/pip.log. Exits with pip's status.
+PIP_SAYS = awk '/^Collecting /{print "  gopskit: getting " $$2; fflush()} \
+	/^Installing collected packages/{print "  gopskit: unpacking the libraries (a minute or two, quiet)"; fflush()} \
+	/^Successfully installed/{print "  gopskit: installed " NF-2 " packages"; fflush()} \
+	/^ERROR/{print; fflush()} /^__pip_exit=/{code=substr($$0,12)} \
+	END{if (code != 0) print "gopskit: the installation failed; the whole story is in $(VENV)/pip.log"; exit code}'
+PIP_INSTALL = $(BIN)/python -m pip install --disable-pip-version-check --progress-bar off
+
 $(VENV)/bin/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "gopskit: creating a Python environment in $(VENV) (once)."
+	@$(PYTHON) -m venv $(VENV)
+	@echo "gopskit: updating pip in it."
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet -e .
-	touch $@
+	@echo "gopskit: installing the kit and its libraries into $(VENV) (Voila, Jupyter, numpy, scipy, numba...)."
+	@echo "gopskit: the first time this downloads a few hundred MB and takes a few minutes."
+	@($(PIP_INSTALL) -e . 2>&1; echo "__pip_exit=$$?") | tee $(VENV)/pip.log | $(PIP_SAYS)
+	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
