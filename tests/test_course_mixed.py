@@ -131,3 +131,50 @@ def test_hidden_bids_equilibrium_bluffs_and_beats_honesty():
     bluffs = hidden.bluffing(hidden.solve("hidden bids"))
     assert 0.1 < bluffs.high_on_low < 0.6 and 0 < bluffs.low_on_high < 0.6
     assert hidden.exploitability(hidden.solve("hidden bids")) < 0.01
+
+
+# --------------------------------------------- turns without a saddle point --
+def test_turn_positions_counts_every_turn_with_a_choice():
+    from math import comb
+
+    for n in (2, 3, 4):
+        expected = sum(comb(n, k) ** 3 * k for k in range(2, n + 1))
+        assert len(list(mixed.turn_positions(n))) == expected
+
+
+def test_every_turn_without_a_saddle_point_has_a_gap_between_the_pure_guarantees():
+    from gopskit.solvers.matrix import goofspiel_turn_matrix, maximin_minimax
+
+    for position in mixed.positions_without_saddle(3):
+        low, high = maximin_minimax(goofspiel_turn_matrix(*position, num_cards=3).payoffs)
+        assert low < high
+    assert mixed.positions_without_saddle(2) == []
+
+
+def test_the_lp_position_is_the_tie_on_the_four_then_the_three():
+    game = mixed.lp_game()
+    assert game.row_labels == (1, 2, 3) and not pure_saddle_points(game.payoffs)
+    solution = solve_zero_sum(game.payoffs)
+    assert np.allclose(solution.row_strategy, np.array([3, 5, 3]) / 11, atol=1e-6)
+
+
+# ----------------------------------------------- lesson 3's new helpers --
+def test_the_information_set_exercise_refuses_what_it_cannot_solve():
+    from gopskit.course import hidden
+
+    with pytest.raises(OptionError, match="3-card hand"):
+        hidden.information_set_values(num_cards=4, prize_order=(4, 1, 2, 3))
+    with pytest.raises(OptionError, match="no first bid"):
+        hidden.information_set_values(my_first_bid=1, told="won")
+    policy = hidden.mostly_honest_policy((1, 2, 3), 2)
+    assert policy == {1: Fraction(1, 8), 2: Fraction(3, 4), 3: Fraction(1, 8)}
+    assert hidden.mostly_honest_policy((1, 3), 2) == {1: Fraction(1, 2), 3: Fraction(1, 2)}
+
+
+def test_open_bids_is_the_control_variant():
+    from gopskit.course import hidden
+
+    rules = hidden.rules_for(hidden.CONTROL, num_cards=3)
+    assert not rules.hidden_bids and not rules.blind and hidden.CONTROL not in hidden.VARIANTS
+    with pytest.raises(OptionError, match="open bids"):
+        hidden.rules_for("face down", num_cards=3)

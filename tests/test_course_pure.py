@@ -16,6 +16,7 @@ from gopskit.course import pure
 from gopskit.course.strategies import FunctionAgent, strategy_problem, trial, try_against
 from gopskit.errors import AgentError, OptionError
 from gopskit.games.goofspiel import Goofspiel
+from gopskit.solvers.matrix import eliminate_dominated
 
 
 def test_two_card_plans_against_random_by_hand():
@@ -116,3 +117,50 @@ def test_best_reply_agrees_with_the_solvers_exploitability(bot):
 
     solver = best_response_to_agent(make_agent(bot), num_cards=5, agent_seat=1)
     assert pure.best_response(bot, num_cards=5).value == pytest.approx(solver.value)
+
+
+# ----------------------------------------- backward induction and weak elimination --
+def test_lead_against_match_prize_is_the_exact_best_reply_on_every_full_game():
+    for n in range(1, 6):
+        cards = tuple(range(1, n + 1))
+        assert float(pure.lead_against_match_prize(cards, cards)) == pytest.approx(pure.best_response("match-prize", n).value)
+
+
+def test_lead_against_match_prize_off_the_path_worked_by_hand():
+    # hold 1 and 4, prizes 2 and 3 (match-prize holds 2 and 3): the 4 takes whichever of 2, 3 it meets first
+    # wisely: prize 2 first -> bid 1 (lose 2), then 4 takes the 3: +1; prize 3 first -> 4 takes it, 1 loses the 2: +1
+    assert pure.lead_against_match_prize((1, 4), (2, 3)) == 1
+    assert pure.lead_against_match_prize((), ()) == 0
+    with pytest.raises(OptionError, match="as many different cards"):
+        pure.lead_against_match_prize((1, 2), (1, 2, 3))
+    with pytest.raises(OptionError, match="as many different cards"):
+        pure.lead_against_match_prize((1, 1), (1, 2))
+
+
+def test_the_drawn_tree_marks_the_backward_induction_choice_at_every_decision():
+    text = pure.game_tree_text(2)
+    assert text.count("<- best") == 2 and text.count("turns (chance 1/2)") == 2
+    assert "I bid 1: +0 now, value +0.00  <- best" in text  # on prize 1 first: keep the 2 for the 2
+    three = pure.game_tree_text(3)
+    assert three.startswith("start: my hand 123, value +0.00")
+    with pytest.raises(OptionError, match="1 to 3 cards"):
+        pure.game_tree_text(4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=6, max_size=6), st.sampled_from([(2, 3), (3, 2)]))
+def test_every_order_of_weak_elimination_is_found_including_the_kits_own(entries, shape):
+    A = np.array(entries, dtype=float).reshape(shape)
+    ends = pure.weak_elimination_outcomes(A)
+    kit = eliminate_dominated(A, weak=True)
+    assert (tuple(kit.rows), tuple(kit.cols)) in ends
+    strict = eliminate_dominated(A)
+    for rows, cols in ends:  # weak elimination never keeps a strategy that strict elimination strikes
+        assert set(rows) <= set(strict.rows) and set(cols) <= set(strict.cols)
+
+
+def test_weak_elimination_outcomes_refuses_big_or_empty_matrices():
+    with pytest.raises(OptionError, match="at most 400 entries"):
+        pure.weak_elimination_outcomes(np.zeros((30, 30)))
+    with pytest.raises(OptionError, match="at most 400 entries"):
+        pure.weak_elimination_outcomes(np.zeros((0, 3)))
