@@ -56,8 +56,8 @@ def test_match_prize_one_higher_greedy_by_hand():
 
 
 def test_one_higher_respects_a_high_ace():
-    obs = observe(Goofspiel(num_cards=13, ace_high=True, prize_order="descending"), [])
-    assert make_agent("one-higher").act(obs) == 1  # only the Ace beats the King
+    obs = observe(Goofspiel(num_cards=13, ace_high=True, prize_order=tuple(range(13, 0, -1))), [])
+    assert make_agent("one-higher").act(obs) == 1  # the King is up first: only the Ace beats it
 
 
 def test_match_prize_bids_near_the_mean_when_blind():
