@@ -412,3 +412,18 @@ def test_a_folder_alone_meets_the_standard_bots_as_the_readme_says(tmp_path):
     assert {r["name"] for r in ranked} == {"copy_the_prize", "one_above", *DEFAULT_BOTS}
     assert "Ranked by mean points per game" in run.stdout and "95% interval" in run.stdout
     assert all(r["exploitability"] is not None for r in ranked)  # 3 cards: every entry is solved
+
+
+def test_plots_write_numbers_plainly_and_draw_the_intervals():
+    from gopskit.viz.tournament import head_to_head_figure, plot_distributions
+
+    heat = head_to_head_figure(["a", "b"], [[np.nan, -0.01], [0.01, np.nan]])
+    assert sorted(t.get_text() for t in heat.axes[0].texts) == ["0.0", "0.0"]
+    games = [game(s, p, [0]) | {"seed": k} for k in range(5) for s, p in ((["a", "b"], [4 + k, 2]), (["b", "a"], [1, 5]))]
+    rs = ResultSet("goofspiel", {}, 0, 5, [{"name": "a"}, {"name": "b"}], games)
+    rows = {r["name"]: r for r in rs.ranking()}
+    ax = plot_distributions(rs).axes[0]
+    bars = [line for line in ax.get_lines() if len(line.get_xdata()) == 2 and line.get_ydata()[0] == line.get_ydata()[1]
+            and line.get_linewidth() == 3]
+    assert sorted(tuple(line.get_xdata()) for line in bars) == sorted(
+        (rows[n]["ci_low"], rows[n]["ci_high"]) for n in "ab")

@@ -22,6 +22,7 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..numbers import fixed
 from .svg import PALETTE
 
 _LINES = ("-", "--", ":", "-.")
@@ -51,12 +52,18 @@ def head_to_head_figure(names, matrix, title: str | None = None) -> Figure:
             for j in range(n):
                 if np.isfinite(values[i, j]):
                     dark = abs(values[i, j]) > 0.6 * limit
-                    ax.text(j, i, f"{values[i, j]:+.1f}", ha="center", va="center", fontsize=8,
+                    ax.text(j, i, _cell(values[i, j]), ha="center", va="center", fontsize=8,
                             color="white" if dark else "black")
     fig.colorbar(image, ax=ax, shrink=0.8, label="mean point difference")
     ax.set_title(title or "Head to head: mean points of the row entry minus the column entry", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def _cell(value: float) -> str:
+    """A heat-map cell: ``+3.0``, ``-0.5``, and ``0.0`` (never ``-0.0`` or ``+0.0``)."""
+    text = fixed(value, 1)
+    return text if text == "0.0" or text.startswith("-") else "+" + text
 
 
 def plot_head_to_head(results) -> Figure:
@@ -67,8 +74,11 @@ def plot_head_to_head(results) -> Figure:
     return head_to_head_figure(ranked, np.asarray(matrix)[np.ix_(order, order)])
 
 
-def distributions_figure(points: dict, title: str = "Points per game") -> Figure:
-    """Box plots of each entry's points (``{name: array}``, drawn top to bottom), the mean as a dot."""
+def distributions_figure(points: dict, title: str = "Points per game", intervals: dict | None = None) -> Figure:
+    """Box plots of each entry's points (``{name: array}``, drawn top to bottom), the mean as a dot.
+
+    ``intervals`` (``{name: (low, high)}``) draws each mean's confidence interval as a bar through the dot.
+    """
     names = list(points)
     fig = Figure(figsize=(7, max(2.5, 0.42 * len(names) + 1.2)))
     ax = fig.subplots()
@@ -79,6 +89,12 @@ def distributions_figure(points: dict, title: str = "Points per game") -> Figure
                flierprops={"markersize": 2, "alpha": 0.4}, medianprops={"color": PALETTE[1]})
     means = [d.mean() if len(d) else np.nan for d in data]
     ax.plot(means, positions, "o", color=PALETTE[0], markersize=5, label="mean")
+    if intervals:
+        for name, y in zip(names, positions):
+            low, high = intervals.get(name, (None, None))
+            if low is not None:
+                ax.plot([low, high], [y, y], color=PALETTE[0], lw=3, solid_capstyle="butt",
+                        label="95% interval of the mean" if y == positions[0] else None)
     ax.set_yticks(positions, names)
     ax.set_xlabel("points in one game")
     ax.legend(loc="lower right", fontsize=8)
@@ -90,9 +106,11 @@ def distributions_figure(points: dict, title: str = "Points per game") -> Figure
 def plot_distributions(results) -> Figure:
     """Each entry's points per game, best entry on top."""
     points = results.points()
-    order = [row["name"] for row in results.ranking()]
+    rows = results.ranking()
+    order = [row["name"] for row in rows]
     return distributions_figure({name: points[name] for name in order},
-                                title="Points per game (box: middle half; dot: mean)")
+                                title="Points per game (box: middle half; dot: mean; bar: its 95% interval)",
+                                intervals={row["name"]: (row["ci_low"], row["ci_high"]) for row in rows})
 
 
 def bidding_figure(profiles: dict, num_cards: int | None = None) -> Figure:
