@@ -142,6 +142,16 @@ def a_card(name: str) -> str:
     return f"{article(name)} {name}"
 
 
+def and_list(words) -> str:
+    """Words as a sentence lists them: ``"A"``, ``"A and B"``, ``"A, B and C"``.
+
+    >>> and_list(["player 1", "player 2", "player 3"])
+    'player 1, player 2 and player 3'
+    """
+    words = [str(w) for w in words]
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def full_deck(ranks=range(1, 14), suits=SUITS) -> list[str]:
     """Return the cards of the given ranks in the given suits, suit by suit."""
     return [make_card(r, s) for s in suits for r in ranks]

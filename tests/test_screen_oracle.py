@@ -365,6 +365,15 @@ class Oracle:
             expected = state.observation(0).match_scores
             assert totals == {n: _num(t) for n, t in zip(self.names, expected)}, f"{line!r} but the engine has {expected}"
             assert re.search(rf"\b{len(state.hands)}\b", line.split(":", 1)[0]), line
+        if self.game == "goofspiel":
+            hand = hand_of(state)
+            area = table.first("gopskit-prize-area").text()
+            after = re.search(r"(\d+) more prize cards? after this one", area)
+            if hand.is_terminal():
+                assert after is None and "all prizes played" in area, area
+            else:
+                assert after and int(after.group(1)) == hand.rules.num_cards - len(hand.events) - 1, area
+            assert "worth 0 +" not in area, area
         if self.game == "gops-for-three":
             hand = hand_of(state)
             for p, seat in enumerate(table.find("gopskit-seat")):

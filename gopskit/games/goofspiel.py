@@ -46,7 +46,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import a_card, card_name
+from ..cards import a_card, and_list, card_name
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, show
 
@@ -244,7 +244,7 @@ class TurnResult:
             unique = " (the highest bid nobody else matched)" if self.tied else ""
             verb = "win" if names[self.winner].lower() == "you" else "wins"
             return f"{names[self.winner]} {verb} the {offer} with {a_card(card_name(self.bids[self.winner]))}{unique}{tail}."
-        who = " and ".join(_lower(names[p]) for p in self.tied) or "everyone"
+        who = and_list(_lower(names[p]) for p in self.tied) or "everyone"
         tie = f"Tie at {card_name(self.bids[self.tied[0]])} between {who}" if self.tied else "Every bid was matched"
         if self.outcome == "carried":
             return f"{tie}: the {offer} carries over to the next turn."

@@ -40,6 +40,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..cards import and_list
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, show
 
@@ -148,7 +149,7 @@ class RajTurn:
     def explain(self, names: Sequence[str] | None = None) -> str:
         """One sentence for a status line, e.g. ``'Every bid was matched: the +3 carries over.'``."""
         names = list(names) if names else [f"Player {p + 1}" for p in range(len(self.bids))]
-        offer = " and ".join(map(prize_label, self.offer))
+        offer = and_list(map(prize_label, self.offer))
         if len(self.offer) > 1:
             offer += f" (worth {prize_label(self.points)})"
         if self.outcome == "carried":

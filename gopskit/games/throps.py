@@ -36,7 +36,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import SUIT_SYMBOLS, SUITS, card_name, full_deck, parse_card, rank_name
+from ..cards import SUIT_SYMBOLS, SUITS, and_list, card_name, full_deck, parse_card, rank_name
 from ..errors import GopsError, IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, refuse_if_over, show
 
@@ -225,7 +225,7 @@ class ThropsTrick:
         others = [p for p in range(3) if p != self.winner and p not in self.tied]
         rest = ", ".join(f"{_lower(names[p])} bid {card_name(self.bids[p])}" for p in others)
         if self.tied:
-            rivals = " and ".join(f"{_lower(names[p])}'s {card_name(self.bids[p])}" for p in self.tied if p != self.winner)
+            rivals = and_list(f"{_lower(names[p])}'s {card_name(self.bids[p])}" for p in self.tied if p != self.winner)
             why = f"tie at {rank_name(parse_card(win)[0])} with {rivals}, broken by suit: {self.relation} as the stock card"
             why += f"; {rest}" if rest else ""
         else:

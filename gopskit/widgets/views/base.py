@@ -24,6 +24,7 @@ import typing
 from html import escape
 from typing import Any
 
+from ...cards import and_list
 from ...games.base import GameState, MatchState, Rules
 from ..cards import render_card
 
@@ -226,7 +227,7 @@ def render_summary(names: list[str], scores, winners, chart: str = "", extra: st
     if len(winners) == 1:
         headline = f"{names[winners[0]]} wins!"
     elif winners:
-        headline = "A tie between " + " and ".join(names[p] for p in winners) + "."
+        headline = "A tie between " + and_list(names[p] for p in winners) + "."
     else:
         headline = "Game over."
     table = "".join(
@@ -249,7 +250,7 @@ def final_status(names: list[str], scores, winners) -> str:
     if len(winners) == 1:
         verdict = f"{names[winners[0]]} wins!"
     else:
-        verdict = "A tie between " + " and ".join(names[p] for p in winners) + "."
+        verdict = "A tie between " + and_list(names[p] for p in winners) + "."
     return f"Game over. Final score: {score_text}. {verdict}"
 
 

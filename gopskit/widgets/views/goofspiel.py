@@ -24,7 +24,7 @@ from html import escape
 
 from ...games.base import GameState, MatchState
 from ...games.goofspiel import TIE_RULES, Goofspiel
-from ...cards import card_name
+from ...cards import and_list, card_name
 from ..cards import render_card, render_cards
 from .base import GameView, HandCard, OptionSpec, _key, all_events, render_scoreboard
 
@@ -95,7 +95,12 @@ class GoofspielView(GameView):
         points = sum(_points(obs, c) for c in obs.offer)
         offer = " + ".join(_rank(c) for c in obs.offer)
         lead = _dealer_bid_text(obs, names)
-        return f"{you}: choose your bid for the {offer} ({points} point{'s' * (points != 1)}){lead}."
+        rebid = ""
+        if len(obs.eligible) < obs.num_players:
+            who = and_list(names[p] for p in obs.eligible)
+            rebid = (f" A rebid: only {who} can win it" + ("; you bid a card all the same" if seat not in obs.eligible else "")
+                     + ".")
+        return f"{you}: choose your bid for the {offer} ({points} point{'s' * (points != 1)}){lead}.{rebid}"
 
     # -- the table ---------------------------------------------------------
     def render_table(self, state, viewer, names):
@@ -122,9 +127,14 @@ class GoofspielView(GameView):
                 cards += render_card("", face_up=False, size="large", classes="gopskit-prize")
             body = cards
             points = sum(_points(obs, c) for c in shown)
-            caption = f"worth {points}" + (" + the hidden card" if obs.prize is None else "")
-        left = len(obs.unseen_prizes)
-        pile = f"{left} prize card{'s' * (left != 1)} still to come"
+            if obs.prize is None:
+                carried_text = f"carried over, worth {points}, " if shown else ""
+                caption = f"{carried_text}a face-down card: it is turned after the bids"
+            else:
+                caption = f"worth {points}"
+        # the face-down prize is on the table already, not still to come
+        left = len(obs.unseen_prizes) - (1 if obs.prize is None and not hand.is_terminal() else 0)
+        pile = "" if hand.is_terminal() else f"{left} more prize card{'s' * (left != 1)} after this one"
         return (
             '<div class="gopskit-prize-area"><div class="gopskit-label">Prize</div>'
             f'<div class="gopskit-prize-cards">{body}</div><div class="gopskit-caption">{caption}</div>'
@@ -182,7 +192,12 @@ class GoofspielView(GameView):
         """Why turn ``index`` of ``hand`` went as it did, in words the viewer may read."""
         if any(b is None for b in obs.history[index].bids):
             return _hidden_explain(obs.history[index], names)
-        return [e for e in hand.events if e is not None][index].explain(names)
+        events = [e for e in hand.events if e is not None]
+        text = events[index].explain(names)
+        eligible = _rebid_eligible(hand.rules, events, index)
+        if eligible is not None:
+            text += f" Only {and_list(_lower(names[p]) for p in eligible)} could win this rebid."
+        return text
 
     def explain_last(self, state, names, viewer=0):
         hand = current_hand(state)
@@ -238,6 +253,18 @@ _OUTCOME_WORDS = {"discarded": "tie: discarded", "carried": "tie: carried over",
 def _rank(card: int) -> str:
     """A Goofspiel card's one name (:func:`gopskit.cards.card_name`): ``A``, ``2`` .. ``10``, ``J``, ``Q``, ``K``."""
     return card_name(card)
+
+
+def _rebid_eligible(rules, events, index):
+    """The players who alone could win turn ``index``: a restricted rebid after a tie, else ``None``."""
+    if rules.ties != "rebid" or rules.rebid_open or index == 0:
+        return None
+    before = events[index - 1]
+    return before.tied if before.outcome == "carried" and before.tied else None
+
+
+def _lower(name: str) -> str:
+    return name[0].lower() + name[1:] if name.startswith("Player") else name
 
 
 def _points(obs, card: int) -> int:
