@@ -427,3 +427,15 @@ def test_plots_write_numbers_plainly_and_draw_the_intervals():
             and line.get_linewidth() == 3]
     assert sorted(tuple(line.get_xdata()) for line in bars) == sorted(
         (rows[n]["ci_low"], rows[n]["ci_high"]) for n in "ab")
+
+
+def test_compare_text_says_when_a_lead_is_only_noise():
+    games = [game(["eq", "oh"], [5 + (k % 3) - 1, 5], [0]) | {"seed": k} for k in range(20)]
+    rs = ResultSet("goofspiel", {}, 0, 20, [{"name": "eq"}, {"name": "oh"}], games)
+    text = rs.compare_text("oh", "eq")
+    assert text.startswith("oh scores 0.05 more than eq per game (95% interval -0.34 to 0.44")
+    assert "not clearly apart" in text and "20 deals" in text
+    lone = ResultSet("goofspiel", {}, 0, 1, [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+                     [game(["a", "b"], [3, 1], [0])])
+    assert lone.compare_text("a", "c") == "a and c never met."
+    assert "too few to tell" in lone.compare_text("a", "b")

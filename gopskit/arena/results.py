@@ -184,6 +184,27 @@ class ResultSet:
         row["clear"] = row["low"] is not None and (row["low"] > 0 or row["high"] < 0)
         return row
 
+    def compare_text(self, first: str, second: str, level: float = LEVEL) -> str:
+        """:meth:`compare` as a sentence for the class.
+
+        >>> rs = ResultSet("goofspiel", {}, 0, 1, [{"name": "a"}, {"name": "b"}],
+        ...     [{"seats": ["a", "b"], "seed": k, "points": [3 + k % 3, 2], "winners": [0], "forfeits": []}
+        ...      for k in range(6)])
+        >>> rs.compare_text("a", "b")
+        'a scores 2.00 more than b per game (95% interval 1.06 to 2.94, 6 deals): clearly ahead.'
+        """
+        row = self.compare(first, second, level)
+        if row["n"] == 0:
+            return f"{first} and {second} never met."
+        lead = row["mean"]
+        how = f"{fixed(abs(lead))} {'more' if lead >= 0 else 'less'} than {second}"
+        if row["low"] is None:
+            return f"{first} scores {how} per game over 1 deal: too few to tell."
+        verdict = ("clearly ahead" if row["low"] > 0 else "clearly behind" if row["high"] < 0
+                   else "not clearly apart: the interval holds 0, so more games are needed to tell")
+        return (f"{first} scores {how} per game ({round(100 * level)}% interval {fixed(row['low'])} to "
+                f"{fixed(row['high'])}, {row['n']} deals): {verdict}.")
+
     def ranking(self, level: float = LEVEL) -> list[dict]:
         """One row per entry, best first, by the rule :data:`RANKING_RULE` states.
 
