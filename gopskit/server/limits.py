@@ -8,7 +8,7 @@ Traceback (most recent call last):
 ...
 gopskit.errors.GopsError: the kernel cap is a whole number from 1 to 500 (live kernels at once), not 0
 >>> default_max_kernels(total_memory_mb=8192)
-27
+46
 >>> default_max_kernels(total_memory_mb=1024)
 2
 """
@@ -21,8 +21,9 @@ import os
 from ..errors import GopsError
 
 #: What one app's kernel usually holds in memory (resident), measured on the
-#: kit's apps: 75 MB (classroom) to 250 MB (strategy explorer).
-TYPICAL_KERNEL_MB = 200
+#: kit's apps: 75 MB (a student's classroom page, the most numerous) to 250 MB
+#: (strategy explorer).
+TYPICAL_KERNEL_MB = 120
 #: Memory kept for the system, the browser and the server itself.
 RESERVED_MB = 2048
 #: The kernel cap never goes beyond this, whatever the memory.
@@ -42,9 +43,10 @@ def total_memory_mb() -> int:
 def default_max_kernels(total_memory_mb: int | None = None) -> int:
     """How many kernels may live at once: what fits in memory after a reserve, at least 2.
 
-    A machine of 8 GB takes (8192 - 2048) / 200 = 30 kernels minus a tenth
-    for headroom: 27. A page opens one kernel, so this is the number of
-    pages (students' apps) served at once.
+    A machine of 8 GB takes (8192 - 2048) / 120 = 51 kernels less a tenth
+    for headroom: 46, enough for a class of thirty on the classroom page
+    with the teacher's apps beside. A page opens one kernel, so this is the
+    number of pages (students' apps) served at once.
     """
     total = total_memory_mb if total_memory_mb is not None else globals()["total_memory_mb"]()
     spare = max(total - RESERVED_MB, 0)
