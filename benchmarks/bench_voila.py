@@ -6,7 +6,10 @@ opens a fresh headless Chromium page and times the wait from the request
 until the first widget is on screen; the median of ``--repeat`` visits is
 printed per app, with its ratio to the bare notebook. It does this with
 Voila's preheated kernels off and on, so the choice in ``gopskit.serve`` rests
-on a measurement. Then it plays Goofspiel turns and prints the click
+on a measurement. "On" keeps one kernel ready only for the notebooks of
+``gopskit.serve.PREHEATED`` (the landing page and the Goofspiel board, a
+small pool rather than one kernel per app): the other apps start their
+kernel when asked in both modes. Then it plays Goofspiel turns and prints the click
 latency: server side (the board's own timing of its callback, read from the
 page) and round trip (click to updated page).
 

@@ -5,10 +5,17 @@ code (``strip_sources``), no tracebacks (``show_tracebacks=False``). The
 address http://localhost:8866 opens straight on the landing page
 ``index.ipynb``; every app is at ``/voila/render/NAME.ipynb``.
 
-Voila can keep a kernel per app started and the notebook already run
-("preheated kernels"), so an app opens without waiting for Python to start.
-:data:`PREHEAT` says whether ``serve`` does it; ``benchmarks/bench_voila.py``
-measures both ways in a real browser.
+Voila can keep a kernel started and the notebook already run ("preheated
+kernels"), so an app opens without waiting for Python to start.
+:data:`PREHEAT` says whether ``serve`` does it, for the few notebooks of
+:data:`PREHEATED` only (a kernel per app would start a dozen at once);
+``benchmarks/bench_voila.py`` measures both ways in a real browser.
+
+Every page load starts a kernel, so the server is bounded for a classroom
+(see :mod:`gopskit.server`): a cap on live kernels with a "the room is full"
+page beyond it, a memory limit per kernel, kernels of pages that have gone
+culled, bounded message buffers, a pace of page loads per address, safe
+websocket message parsing, friendly errors instead of tracebacks.
 
 Where the notebooks are: the environment variable ``GOPSKIT_NOTEBOOKS`` if
 set, else ``notebooks/`` beside the package (a checkout, installed editable
