@@ -212,31 +212,39 @@ def test_an_error_replaces_the_old_picture():
     assert "1 to 3" in strategy.status and strategy._picture.value == "" and strategy.table is None
 
 
-def test_the_payoff_figure_keeps_every_label_inside_and_apart():
+def assert_labels_inside_and_apart(fig, name: str) -> None:
+    """Every title, axis label and visible tick label lies inside the figure, and no two overlap."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from gopskit.viz.figures import payoff_lines_figure
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()  # the layout engine places the labels when the figure is drawn
+    renderer, box, labels = canvas.get_renderer(), fig.bbox, []
+    for ax in fig.axes:
+        low, high = sorted(ax.get_xlim())
+        ticks = [t.label1 for t in ax.xaxis.get_major_ticks() if low - 1e-9 <= t.get_loc() <= high + 1e-9]
+        for text in (ax.title, ax.xaxis.label, ax.yaxis.label, *ticks):
+            if text.get_text():
+                extent = text.get_window_extent(renderer)
+                assert extent.x0 >= box.x0 - 1 and extent.x1 <= box.x1 + 1, (name, text.get_text())
+                assert extent.y0 >= box.y0 - 1 and extent.y1 <= box.y1 + 1, (name, text.get_text())
+                labels.append((text.get_text(), extent))
+    for (a, ea), (b, eb) in itertools.combinations(labels, 2):
+        assert not ea.overlaps(eb), (name, a, b)
+
+
+def test_the_explorers_figures_keep_every_label_inside_and_apart():
+    from gopskit.viz.figures import convergence_figure, heatmap_figure, payoff_lines_figure
 
     for game in data.preset_names():
         A, rows, cols = data.preset(game)
         report = data.matrix_report(A)
-        fig = payoff_lines_figure(A, -A, rows, cols, report.row_mix, report.col_mix)
-        canvas = FigureCanvasAgg(fig)
-        canvas.draw()  # the layout engine places the labels when the figure is drawn
-        renderer = canvas.get_renderer()
-        box = fig.bbox
-        labels = []
-        for ax in fig.axes:
-            low, high = sorted(ax.get_xlim())
-            ticks = [t.label1 for t in ax.xaxis.get_major_ticks() if low - 1e-9 <= t.get_loc() <= high + 1e-9]
-            for text in (ax.title, ax.xaxis.label, *ticks):
-                if text.get_text():
-                    extent = text.get_window_extent(renderer)
-                    assert extent.x0 >= box.x0 - 1 and extent.x1 <= box.x1 + 1, (game, text.get_text())
-                    assert extent.y0 >= box.y0 - 1 and extent.y1 <= box.y1 + 1, (game, text.get_text())
-                    labels.append((text.get_text(), extent))
-        for (a, ea), (b, eb) in itertools.combinations(labels, 2):
-            assert not ea.overlaps(eb), (game, a, b)
+        assert_labels_inside_and_apart(payoff_lines_figure(A, -A, rows, cols, report.row_mix, report.col_mix), game)
+    for n in (1, 2, 5, 8):
+        cards = list(range(1, n + 1))
+        assert_labels_inside_and_apart(heatmap_figure(np.full((n, n), 1 / n), cards, cards), f"{n} cards")
+    trace = data.learning_trace("fictitious play", *data.preset("Biased Rock-Paper-Scissors")[:2], iterations=40)
+    assert_labels_inside_and_apart(convergence_figure(trace.iterations, trace.exploitability, trace.strategies,
+                                                      trace.labels, title="fictitious play"), "learning")
 
 
 # ----------------------------------------------------- strategy explorer ---

@@ -99,9 +99,9 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
 def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optimal bid for each prize") -> Figure:
     """A heat map: rows are bids, columns prizes, cells the chance of the bid (printed in each cell)."""
     P = np.asarray(probabilities, float)
-    fig = Figure(figsize=(1.2 + 0.75 * P.shape[1], 1.0 + 0.55 * P.shape[0]))
+    size = (max(5.0, 1.8 + 0.75 * P.shape[1]), max(3.4, 1.4 + 0.55 * P.shape[0]))  # room for the labels
+    fig = Figure(figsize=size, layout="constrained")
     ax = fig.subplots()
-    fig.subplots_adjust(left=0.14, right=0.97, bottom=0.13, top=0.9)
     image = ax.imshow(P, cmap="cividis", vmin=0, vmax=1, aspect="auto", origin="lower")
     ax.set_xticks(range(P.shape[1]), [str(x) for x in prize_labels])
     ax.set_yticks(range(P.shape[0]), [str(x) for x in bid_labels])
