@@ -109,7 +109,7 @@ def test_board_played_to_the_end_agrees_with_the_engine(server, browser, noteboo
         status = _status(page)
         assert status.startswith("Game over. Final score: " + ", ".join(f"{n} {_number(s)}" for n, s in zip(names, scores)))
         if len(winners) == 1:
-            assert status.endswith(f"{names[winners[0]]} wins!")
+            assert re.search(rf"{names[winners[0]]} wins( \([^)]*\))?!$", status), status
 
         hand = state.hand if isinstance(state, MatchState) else state
         panel_scores = [t.strip() for t in page.locator(".gopskit-seat .gopskit-score").all_inner_texts()]

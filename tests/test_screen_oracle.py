@@ -423,7 +423,10 @@ class Oracle:
         shown = dict(re.findall(r"(Player \d+) (-?\d+(?:\.\d+)?)", status.split("Final score:")[1]))
         assert shown == {self.names[p]: _num(s) for p, s in enumerate(scores)}, status
         if len(winners) == 1:
-            assert status.endswith(f"{self.names[winners[0]]} wins!"), status
+            verdict = re.search(r"(Player \d+) wins( \([^)]*\))?!$", status)
+            assert verdict and verdict.group(1) == self.names[winners[0]], status
+            beaten = scores[winners[0]] < max(scores)
+            assert bool(verdict.group(2)) == beaten, f"a winner without the top score needs the reason: {status!r}"
         summary = parse(board._summary.value)
         items = [li.text() for li in summary.walk() if li.tag == "li"]
         assert items == [f"{self.names[p]}: {_num(s)}" for p, s in enumerate(scores)], items

@@ -180,7 +180,7 @@ class GameBoard(widgets.VBox):
 
     def _status_text(self, names) -> str:
         if self.finished:
-            return final_status(names, self.state.scores(), self.state.winners())
+            return final_status(names, self.state.scores(), self.state.winners(), rule=self.view.winner_rule_text(self.rules))
         why = self.view.explain_last(self.state, names)
         seat = self._active
         if not self._shown:
@@ -254,7 +254,8 @@ class GameBoard(widgets.VBox):
     def _summary_html(self, names) -> str:
         series = self.view.points_by_turn(self.state)
         chart = points_chart_svg(series, names, title=self.view.chart_title, axis=self.view.chart_axis) if len(series[0]) > 1 else ""
-        return render_summary(names, self.state.scores(), self.state.winners(), chart, extra=self._record_html())
+        return render_summary(names, self.state.scores(), self.state.winners(), chart, extra=self._record_html(),
+                              rule=self.view.winner_rule_text(self.rules))
 
     def _record_html(self) -> str:
         """The game's record (JSON), folded away under the summary: ``gopskit replay`` reads it back."""

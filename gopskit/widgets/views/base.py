@@ -128,6 +128,11 @@ class GameView:
 
     chart_title = "Points over the turns"
     chart_axis = "turn"
+    winner_rule = ""  # why a winner without the top score wins, said at the end when it happens
+
+    def winner_rule_text(self, rules: Rules) -> str:
+        """Why a winner without the top score wins under ``rules`` (said only when that happens)."""
+        return self.winner_rule
 
     def points_by_turn(self, state: GameState) -> list[list[float]]:
         """Each player's score after every turn, starting from 0 (for the summary chart).
@@ -222,12 +227,22 @@ def render_history_table(headers: list[str], rows: list[list[str]]) -> str:
     return f'<table class="gopskit-history"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def render_summary(names: list[str], scores, winners, chart: str = "", extra: str = "") -> str:
-    """The end-of-game box: the winner(s), every score, and an optional chart (SVG)."""
+def _why(scores, winners, rule: str) -> str:
+    """``rule`` in brackets when it is needed: a winner without the top score (the middling total wins)."""
+    if not rule or not winners or max(scores) in [scores[p] for p in winners]:
+        return ""
+    return f" ({rule})"
+
+
+def render_summary(names: list[str], scores, winners, chart: str = "", extra: str = "", rule: str = "") -> str:
+    """The end-of-game box: the winner(s), every score, and an optional chart (SVG).
+
+    ``rule`` says why a winner without the highest score wins (Gooseberry Fool's middling total).
+    """
     if len(winners) == 1:
-        headline = f"{names[winners[0]]} wins!"
+        headline = f"{names[winners[0]]} wins{_why(scores, winners, rule)}!"
     elif winners:
-        headline = "A tie between " + and_list(names[p] for p in winners) + "."
+        headline = "A tie between " + and_list(names[p] for p in winners) + f"{_why(scores, winners, rule)}."
     else:
         headline = "Game over."
     table = "".join(
@@ -240,17 +255,19 @@ def render_summary(names: list[str], scores, winners, chart: str = "", extra: st
     )
 
 
-def final_status(names: list[str], scores, winners) -> str:
+def final_status(names: list[str], scores, winners, rule: str = "") -> str:
     """The status line at the end of a game, naming every score and the winner.
 
     >>> final_status(["Player 1", "Player 2"], [9, 6], [0])
     'Game over. Final score: Player 1 9, Player 2 6. Player 1 wins!'
+    >>> final_status(["A", "B", "C"], [9, 6, 2], [1], rule="the middling total wins")
+    'Game over. Final score: A 9, B 6, C 2. B wins (the middling total wins)!'
     """
     score_text = ", ".join(f"{n} {_number(s)}" for n, s in zip(names, scores))
     if len(winners) == 1:
-        verdict = f"{names[winners[0]]} wins!"
+        verdict = f"{names[winners[0]]} wins{_why(scores, winners, rule)}!"
     else:
-        verdict = "A tie between " + and_list(names[p] for p in winners) + "."
+        verdict = "A tie between " + and_list(names[p] for p in winners) + f"{_why(scores, winners, rule)}."
     return f"Game over. Final score: {score_text}. {verdict}"
 
 

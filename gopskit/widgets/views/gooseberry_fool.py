@@ -25,6 +25,12 @@ class GooseberryFoolView(CardTableView):
     taker_header = "Taken by"
     chart_title = "Points after each trick (the middling bonus at the end)"
     chart_axis = "trick"
+    winner_rule = "in Gooseberry Fool the middling score wins"
+
+    def winner_rule_text(self, rules):
+        if getattr(rules, "target", None) and rules.ending == "reach":
+            return "the only player to reach the target wins; if two reach it, the third"
+        return self.winner_rule
 
     def option_specs(self, rules_class):
         return [
