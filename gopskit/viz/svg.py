@@ -65,7 +65,7 @@ def _nudge(series, p) -> int:
 def _axes(x0, y0, x1, y1, high, low, turns, y, axis) -> str:
     ticks = "".join(
         f'<text x="{x0 - 6}" y="{y(v) + 4:.1f}" font-size="11" text-anchor="end">{v:g}</text>'
-        for v in sorted({low, (low + high) / 2 if high - low >= 4 else low, high})
+        for v in sorted({low, round((low + high) / 2) if high - low >= 4 else low, high})  # whole points: no 11.5 tick
     )
     return (
         f'<line x1="{x0}" y1="{y1}" x2="{x1}" y2="{y1}" stroke="#444"/>'
