@@ -105,3 +105,18 @@ def test_any_value_is_played_or_refused_cleanly(game, move):
         state.apply(move)
     except IllegalMoveError:
         assert state.record() == before
+
+
+@pytest.mark.parametrize("seed", [-1, "abc", 1.5, True, [], [1, -2], np.array([0.5])])
+def test_a_bad_seed_is_an_option_error(seed):
+    from gopskit.errors import OptionError
+
+    with pytest.raises(OptionError, match="a seed is a whole number"):
+        make_rules("goofspiel").new_game(seed=seed)
+
+
+@pytest.mark.parametrize("seed", [0, 2**70, np.int64(5), [3, 1], (2, 0, 1), np.array([1, 2]), None])
+def test_good_seeds_deal_and_repeat(seed):
+    first = make_rules("raj").new_game(seed=seed).record()
+    if seed is not None:
+        assert make_rules("raj").new_game(seed=seed).record() == first

@@ -44,12 +44,25 @@ def make_rng(seed=None) -> np.random.Generator:
 
 
 def seed_sequence(seed=None) -> np.random.SeedSequence:
-    """Return a SeedSequence for an int, a SeedSequence, a Generator or None."""
+    """Return a SeedSequence for an int, a SeedSequence, a Generator or None.
+
+    A list or tuple of such numbers also works (a seed for game ``k`` of
+    run ``s``: ``[s, k]``). Anything else (a negative number, a float, text)
+    is an :class:`OptionError`.
+    """
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):
         return np.random.SeedSequence(int(seed.integers(2**63)))
+    if seed is not None and not _seed_like(seed):
+        raise OptionError(f"a seed is a whole number 0 or more, or a list of them (None: a fresh shuffle), not {show(seed)}")
     return np.random.SeedSequence(seed)
+
+
+def _seed_like(seed) -> bool:
+    if isinstance(seed, (list, tuple, np.ndarray)):
+        return len(seed) > 0 and all(_seed_like(part) for part in seed)
+    return not isinstance(seed, bool) and isinstance(seed, (int, np.integer)) and seed >= 0
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
