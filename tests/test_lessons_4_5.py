@@ -259,3 +259,19 @@ def test_formal_track_is_marked_and_complete(name, words):
     for word in words:
         assert word in text, f"{name}: the formal track should mention {word!r}"
     assert "Definition" in text and "Sketch" in text
+
+
+def test_numbers_in_the_text_about_the_checks_and_intervals():
+    import inspect
+
+    from scipy import stats
+
+    assert inspect.signature(exact_lead).parameters["games"].default == 4000  # "played 4000 times"
+    assert "played 4000 times" in _text(L5) and "4000 times" in (LESSONS / "README.md").read_text(encoding="utf-8")
+    assert round(stats.t.ppf(0.975, 9), 2) == 2.26 and "2.26 instead of 1.96" in _text(L5)
+    worked = next(c.source for c in _cells(L4) if c.source.startswith("# Exercise 2"))
+    namespace: dict = {}
+    exec(worked, namespace)  # noqa: S102 - the teacher's worked answer
+    A, B = variants.Gops3Endgame().matrices()
+    assert np.array_equal(namespace["A"], A) and np.array_equal(namespace["B"], B)
+    assert "(15 instead of 10)" in _text(L4) and A[1, 0] == 15 and A[0, 0] == 10

@@ -3,8 +3,6 @@
 * :func:`tie_rule_effect`: the same question under ``ties="discard"`` and
   ``"carry"``: how far the best reply beats match-prize, and how the exact
   equilibrium bids on the first turn.
-* :func:`line_up_points`: average points per seat for several line-ups of
-  bots (for the kingmaker effect in three-player games).
 * Divide and Conquer: :func:`beaten_by`, :func:`three_cycle` (no card is
   best) and :func:`swap_fairness` (the hand swap makes every deal fair).
 * Gops for three: :func:`seat_gap` (the kingmaker, measured with a 95 %
@@ -58,12 +56,6 @@ def tie_rule_effect(num_cards: int = 6, ties=("discard", "carry")) -> dict[str, 
     """Measure each tie rule (exact: best replies by backward induction, equilibria by the exact solver)."""
     return {rule: TieRuleEffect(rule, best_response("match-prize", num_cards, ties=rule).value,
                                 first_turn_policy(num_cards, ties=rule)) for rule in ties}
-
-
-def line_up_points(rules, line_ups, games: int = 200, seed: int = 0) -> dict[tuple, np.ndarray]:
-    """Average points of each seat, for each line-up of bots (same seed: the same deals for every line-up)."""
-    return {tuple(line_up): play_many(rules, list(line_up), games=games, seed=seed).mean(axis=0)
-            for line_up in line_ups}
 
 
 def seat_gap(rules, line_up, games: int = 200, seed: int = 0) -> dict:
@@ -224,5 +216,5 @@ def raj_risk(card: int, prize: int = -5, others: int = 2, cards=range(1, 16)) ->
 
 
 __all__ = ["EndgameOutcome", "Gops3Endgame", "HIGH_FIRST", "LOW_FIRST", "SwapFairness", "TieRuleEffect",
-           "beaten_by", "line_up_points", "raj_risk", "raj_taker", "seat_gap", "swap_fairness", "three_cycle",
+           "beaten_by", "raj_risk", "raj_taker", "seat_gap", "swap_fairness", "three_cycle",
            "tie_rule_effect"]
