@@ -333,3 +333,28 @@ def test_the_seccomp_filter_is_whole_instructions_ending_in_allow():
     assert len(program) % 8 == 0
     last = struct.unpack("=HBBI", program[-8:])
     assert last == (0x06, 0, 0, 0x7FFF0000)
+
+
+def test_a_thread_left_spinning_between_moves_is_caught_and_the_sandbox_stopped():
+    import time
+
+    replies, give_up = [], time.monotonic() + 30  # the spinner needs 0.25 s of CPU more than its moves took
+    with SandboxWorker(HOSTILE / "spins_between_moves.py", FAST) as worker:
+        while time.monotonic() < give_up:
+            replies.append(worker.play([(f"g{len(replies)}", 1, OBS)])[f"g{len(replies)}"])
+            if replies[-1].error:
+                break
+            time.sleep(0.2)
+    assert replies[0].move == 1 and replies[-1].error == "crash", replies[-1]
+    assert "processor busy between its moves" in replies[-1].detail
+
+
+def test_an_honest_worker_is_never_flagged_for_the_processor():
+    import time
+
+    with SandboxWorker(STUDENTS / "remembers.py", FAST) as worker:
+        for k in range(30):
+            items = [(f"g{k}.{j}", j, OBS) for j in range(20)]
+            assert all(r.ok for r in worker.play(items).values())
+            worker.reset_games()
+            time.sleep(0.02)

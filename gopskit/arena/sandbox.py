@@ -328,6 +328,9 @@ class SandboxWorker:
         self._death: str | None = None
         self._load_crashed = self._forfeit_next = False
         self._hello_deadline = 0.0
+        self._pid: int | None = None
+        self._cpu_base: float | None = None
+        self._busy, self._cpu_checked = 0.0, 0.0
         self._reading: _Reading | None = None
 
     # -- life cycle --------------------------------------------------------
@@ -433,6 +436,7 @@ class SandboxWorker:
         """Kill the whole sandbox (its process group) and close the pipes; never raises."""
         process, self.process = self.process, None
         self._reading = None
+        self._pid, self._cpu_base, self._busy = None, None, 0.0
         if process is None:
             return
         if process.poll() is None:
@@ -527,19 +531,71 @@ class SandboxWorker:
             self._stop()
             self.restarts += 1
             replies.update({k: problem for k in waiting if k not in replies})
+        else:
+            self._watch_processor((reading.ended or time.monotonic()) - reading.started)
         self.timeouts += sum(r.error == "timeout" for r in replies.values())
         return {k: self._explain(replies[k]) for k in waiting}
+
+    def _watch_processor(self, batch_seconds: float) -> None:
+        """Stop a sandbox that used the processor while it had no move to make.
+
+        The parent lets a strategy compute only while a batch is out: the
+        process's CPU time (all its threads, read from ``/proc``) may not
+        exceed the wall time of its batches plus a small slack. A thread left
+        spinning between moves (which would slow everyone else's moves) is
+        caught at the next check, the sandbox stopped, and its next batch
+        forfeited. Linux only; checked at most four times a second.
+        """
+        self._busy += batch_seconds
+        now = time.monotonic()
+        if now - self._cpu_checked < 0.25:
+            return
+        self._cpu_checked = now
+        used = _cpu_seconds(self._worker_pid())
+        if used is None:
+            return
+        if self._cpu_base is None:
+            self._cpu_base, self._busy = used, 0.0
+            return
+        if used - self._cpu_base > self._busy * 1.05 + 0.25:
+            self._death = (f"kept the processor busy between its moves ({used - self._cpu_base:.1f} s of CPU "
+                           f"in {self._busy:.1f} s of moves; a thread left running?) and was stopped")
+            self._stop()
+            self._forfeit_next = True
+
+    def _worker_pid(self) -> int | None:
+        """The host pid of the Python running the strategy (inside bubblewrap: bwrap's grandchild)."""
+        if self.process is None:
+            return None
+        pid = self.process.pid
+        if self.isolation != "bubblewrap":
+            return pid
+        if self._pid is None:
+            for _ in range(3):
+                try:
+                    with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as handle:
+                        children = handle.read().split()
+                except OSError:
+                    return None
+                if not children:
+                    break
+                pid = int(children[0])
+            self._pid = pid
+        return self._pid
 
     def reset_games(self) -> None:
         """Forget every game (strategy objects and their memory): call between tables."""
         if self.process is not None and self.process.poll() is None:
+            begin = time.monotonic()
             try:
-                self._write(_frame({"op": "reset"}), time.monotonic() + _LOAD_GRACE)
+                self._write(_frame({"op": "reset"}), begin + _LOAD_GRACE)
                 line = self._next_line(time.monotonic() + _LOAD_GRACE)
             except (OSError, TimeoutError, ValueError):
                 line = None
             if not isinstance(line, bytes):
                 self._stop()
+            else:
+                self._busy += time.monotonic() - begin  # forgetting is work it was asked to do
 
     def _explain(self, reply: Reply) -> Reply:
         if reply.error == "withdrawn":
@@ -585,7 +641,7 @@ class SandboxWorker:
     def _take_line(self, reading: "_Reading", line: bytes, now: float) -> None:
         if line[:1] == b"d":
             self._keep_output(_json(line[1:]) or {})
-            reading.done = True
+            reading.done, reading.ended = True, now
             if self._buffer:
                 reading.fail(Reply(error="crash", detail="wrote something that is not an answer on the "
                                    "tournament's pipe"), discard=True)
@@ -659,6 +715,8 @@ class _Reading:
     keys: list
     deadline: float
     replies: dict = dataclasses.field(default_factory=dict)
+    started: float = dataclasses.field(default_factory=time.monotonic)
+    ended: float | None = None  # when its closing line was read: the batch's work is from started to ended
     problem: Reply | None = None
     done: bool = False
     discard: bool = False
@@ -705,6 +763,18 @@ def collect_all(workers) -> list[dict]:
                 if worker._reading.deadline <= now and not _readable(fd):
                     worker._on_deadline()
     return [w._finish() for w in workers]
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """User plus system CPU seconds of ``pid`` (all its threads), from ``/proc``; None if unknown."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _readable(fd) -> bool:
