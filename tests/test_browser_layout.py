@@ -4,7 +4,10 @@ One server and one browser for the module; each app is opened once, at
 1920×1080, then the same page is resized to 1280×900 and 380×800. At each
 width:
 
-* no horizontal scroll: ``document.scrollingElement.scrollWidth <= innerWidth``;
+* no horizontal scroll: ``document.scrollingElement.scrollWidth <= innerWidth``,
+  and no box inside the app that scrolls by itself (ipywidgets boxes scroll
+  when their content is a few pixels too big: the status line used to be 4 px
+  too wide for its board, a scrollbar under every board);
 * no label is cut (an ipywidgets label, button or readout whose text is wider
   than its box: "Away afte…").
 
@@ -89,6 +92,20 @@ CUT_JS = """
                 && el.scrollWidth > el.clientWidth + 1)
   .map(el => el.innerText.trim().slice(0, 40))
 """
+
+SCROLLERS_JS = """
+() => Array.from(document.querySelectorAll('body *')).filter(el => {
+  if (!el.getClientRects().length || el.matches(ALLOWED)) return false;
+  const style = getComputedStyle(el), scrolls = v => v === 'auto' || v === 'scroll';
+  const sideways = scrolls(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
+  const stray = el.matches('.widget-box') && scrolls(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
+  return sideways || stray;
+}).map(el => (el.getAttribute('class') || el.tagName).split(' ').slice(-3).join('.') + ` ${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`)
+""".replace("ALLOWED", repr(", ".join((
+    ".lm-BoxPanel-child",  # the page's own scroller (Voila's shell): it scrolls down, never sideways (checked)
+    "textarea", "select", ".gopskit-history-box", ".gopskit-picture .widget-html-content", ".gopskit-results",
+))))
+PAGE_HEIGHT_JS = "() => Math.max(...Array.from(document.querySelectorAll('.lm-BoxPanel-child, body')).map(el => el.scrollHeight))"
 
 
 def _apps() -> list[str]:
@@ -191,11 +208,34 @@ def test_every_app_fits_every_width_and_reads_on_a_projector(server, browser, sh
             if scroll[0] > scroll[1]:
                 problems.append(f"at {width}px the page scrolls sideways: {scroll[0]}px wide")
             problems += [f"at {width}px a label is cut: {text!r}" for text in page.evaluate(CUT_JS)]
+            problems += [f"at {width}px a box scrolls by itself: {box}" for box in page.evaluate(SCROLLERS_JS)]
             if width == 1920:
                 problems += [f"at 1920px: {p}" for p in text_size_problems(page.evaluate(TEXTS_JS))]
-            if width in SHOT_WIDTHS:
-                page.screenshot(path=str(shots / _screenshot_name(notebook, width)), full_page=True)
+            if width in SHOT_WIDTHS:  # Voila's shell scrolls inside the page: make the window as tall as the app
+                page.set_viewport_size({"width": width, "height": max(height, page.evaluate(PAGE_HEIGHT_JS))})
+                page.wait_for_timeout(150)
+                page.screenshot(path=str(shots / _screenshot_name(notebook, width)))
         problems += [f"a request left the server: {r}" for r in outside_requests(server, requests)]
         assert not problems, f"{notebook}:\n" + "\n".join(problems)
     finally:
         page.close()
+
+
+def test_the_request_filter_lets_only_the_server_through():
+    server = "http://localhost:8866"
+    seen = [f"{server}/voila/static/voila.js", "data:image/png;base64,AA==", f"blob:{server}/1234",
+            "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/all.min.css",
+            "http://localhost:9999/other-port.js", "blob:https://elsewhere.example/5678"]
+    assert outside_requests(server, seen) == seen[3:]
+
+
+def test_the_size_rules_flag_small_labels_thin_body_text_and_a_left_aligned_app():
+    good = {"roots": [22.0], "boxes": [[40, 40]], "texts": [{"text": "Status", "size": 25.7, "chars": 90, "where": "div"},
+                                                          {"text": "won", "size": 19.6, "chars": 10, "where": "div"}]}
+    assert text_size_problems(good) == []
+    small = {**good, "texts": good["texts"] + [{"text": "Cards", "size": 13, "chars": 5, "where": "label"}]}
+    assert text_size_problems(small) == ["13px 'Cards' (label)"]
+    thin = {**good, "texts": [{"text": "x", "size": 16.2, "chars": 60, "where": "div"}, good["texts"][0]]}
+    assert text_size_problems(thin) == ["only 90 of 150 characters are at 18px or more"]
+    left = {**good, "boxes": [[10, 710]]}  # a 1200px board at the left of a 1920px screen
+    assert "centred" in text_size_problems(left)[0]
