@@ -502,6 +502,23 @@ def test_every_screen_agrees_with_the_engine(game, options, games):
         Oracle(game, options, seed).play()
 
 
+@pytest.mark.parametrize("game,options,games", CASES, ids=_ids())
+def test_bots_in_every_seat_leave_a_true_final_screen(game, options, games):
+    """Breadth: more seeded games with a bot in every seat (seat 1 plays at random); the final screen is checked."""
+    for seed in range(100, 100 + 3 * games):
+        board = make_board(game, seed=seed, seats=["random"], **options)
+        oracle = Oracle.__new__(Oracle)
+        oracle.game, oracle.seed, oracle.board, oracle.suits = game, seed, board, {}
+        oracle.players = board.rules.num_players
+        oracle.names = [f"Player {p + 1}" for p in range(oracle.players)]
+        board.reset(seed=seed)
+        assert board.finished
+        oracle.check_screen()
+        for event in events_of(board.state):
+            check_explanation(game, event, event.explain(oracle.names), oracle.players)
+        oracle.check_end()
+
+
 @pytest.mark.parametrize("game,options,seats", HOT_SEATS, ids=[f"{g}-{len(s)}" for g, _o, s in HOT_SEATS])
 def test_hot_seat_screens_agree_with_the_engine(game, options, seats):
     for seed in range(2):
