@@ -249,3 +249,12 @@ def test_bots_choose_while_the_person_thinks_and_keep_their_choice():
 def test_gops_for_three_opens_against_two_different_bots():
     board = make_board("gops-for-three", seed=1)
     assert board.seats[0] == "human" and board.seats[1:] == ["gops3-proportional", "random"]
+
+
+def test_option_labels_say_what_0_means_and_seats_count_from_player_1():
+    board = GoofspielBoard(seed=1)
+    dealer = board._panel.controls["dealer"]
+    assert dealer.options[:2] == (("Player 1", 0), ("Player 2", 1))
+    assert "0: one hand" in board._panel.controls["target"].description
+    dealer.value = 1
+    assert board._panel.values()["dealer"] == 1

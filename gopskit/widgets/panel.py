@@ -28,6 +28,9 @@ def option_control(spec: OptionSpec, value) -> widgets.Widget:
         if value not in choices:
             choices.append(value)
         control = widgets.Dropdown(options=choices, value=value, **common)
+    elif spec.kind == "seat":  # a seat number, shown as the boards name players: Player 1 is seat 0
+        seats = [(f"Player {k + 1}", k) for k in range(spec.low, spec.high + 1)]
+        control = widgets.Dropdown(options=seats, value=int(value or 0), **common)
     elif spec.kind in ("int", "optional-int"):
         number = 0 if value is None else int(value)
         control = widgets.BoundedIntText(value=number, min=spec.low, max=spec.high, **common)

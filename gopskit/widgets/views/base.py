@@ -37,7 +37,8 @@ class OptionSpec:
 
     ``kind`` is ``"bool"`` (a checkbox), ``"int"`` (a number box from
     ``low`` to ``high``), ``"choice"`` (a drop-down of ``choices``),
-    ``"optional-int"`` (a number, 0 meaning "none") or ``"text"``.
+    ``"optional-int"`` (a number, 0 meaning "none"), ``"seat"`` (a player,
+    shown as ``Player 1`` for seat 0) or ``"text"``.
     """
 
     name: str

@@ -70,8 +70,8 @@ class GoofspielView(GameView):
             OptionSpec("face_down_trophies", "Face-down trophies", "bool", help="won piles hidden until the end"),
             OptionSpec("hidden_bids", "Hidden bids", "bool", help="only the winner of each turn is announced"),
             OptionSpec("defeat_the_dealer", "Defeat the dealer", "bool", help="the dealer sees the prize and bids first"),
-            OptionSpec("dealer", "First dealer (seat)", "int", low=0, high=6, help="Defeat the Dealer: who deals the first hand (0 is player 1)"),
-            OptionSpec("target", "Match to", "optional-int", low=0, high=1000, help="play hands until a total reaches this (0: one hand)"),
+            OptionSpec("dealer", "First dealer", "seat", low=0, high=6, help="Defeat the Dealer: who deals the first hand"),
+            OptionSpec("target", "Match to (0: one hand)", "optional-int", low=0, high=1000, help="play hands until a total reaches this (0: one hand)"),
             OptionSpec("max_hands", "At most hands", "int", low=1, high=1000, help="a match stops after this many hands"),
         ]
 

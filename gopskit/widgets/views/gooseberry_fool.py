@@ -34,9 +34,9 @@ class GooseberryFoolView(CardTableView):
 
     def option_specs(self, rules_class):
         return [
-            OptionSpec("target", "Play to", "optional-int", low=0, high=1000, help="0: a single deal"),
+            OptionSpec("target", "Play to (0: one deal)", "optional-int", low=0, high=1000, help="0: a single deal"),
             OptionSpec("ending", "Who wins the match", "choice", ENDINGS),
-            OptionSpec("dealer", "First dealer (seat)", "int", low=0, high=2),
+            OptionSpec("dealer", "First dealer", "seat", low=0, high=2),
             OptionSpec("max_hands", "At most deals", "int", low=1, high=1000, help="a match stops after this many deals"),
         ]
 

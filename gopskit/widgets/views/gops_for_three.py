@@ -30,7 +30,7 @@ class GopsForThreeView(CardTableView):
     def option_specs(self, rules_class):
         return [
             OptionSpec("deals", "Deals", "int", low=1, high=10),
-            OptionSpec("target", "Play to", "optional-int", low=0, high=1000, help="0: play the number of deals"),
+            OptionSpec("target", "Play to (0: play the deals above)", "optional-int", low=0, high=1000, help="0: play the number of deals"),
             OptionSpec("aces_pair", "Aces pair", "bool", help="two Aces tie whatever their declarations"),
             OptionSpec("bottom_joker", "Joker at the bottom", "choice", BOTTOM_JOKER_RULES),
             OptionSpec("max_deals", "At most deals", "int", low=1, high=1000, help="a game to a target stops after this many"),

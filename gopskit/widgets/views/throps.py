@@ -21,7 +21,7 @@ class ThropsView(CardTableView):
     def option_specs(self, rules_class):
         return [
             OptionSpec("scoring_suit", "Scoring suit", "choice", SCORING_SUITS, help="the suit that scores plus"),
-            OptionSpec("target", "Play to", "optional-int", low=0, high=1000, help="0: a single deal"),
+            OptionSpec("target", "Play to (0: one deal)", "optional-int", low=0, high=1000, help="0: a single deal"),
             OptionSpec("max_deals", "At most deals", "int", low=1, high=1000, help="a game to a target stops after this many"),
         ]
 
