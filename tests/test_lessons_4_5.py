@@ -275,3 +275,13 @@ def test_numbers_in_the_text_about_the_checks_and_intervals():
     A, B = variants.Gops3Endgame().matrices()
     assert np.array_equal(namespace["A"], A) and np.array_equal(namespace["B"], B)
     assert "(15 instead of 10)" in _text(L4) and A[1, 0] == 15 and A[0, 0] == 10
+
+
+def test_a_strategy_that_breaks_only_in_a_rare_position_is_named_not_crashed():
+    def rare(observation):
+        if observation.prize == 3 and observation.turn == 2:
+            return 99
+        return observation.prize if observation.prize in observation.legal_moves else min(observation.legal_moves)
+
+    feedback = check_my_strategy(rare)
+    assert feedback.status == "wrong" and "returned 99" in feedback.message and "checking your answer failed" not in feedback.message

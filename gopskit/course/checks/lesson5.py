@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 
+from ...errors import AgentError
 from ..classroom import NUM_CARDS, ben, cleo, demo_pairing, demo_tournament
 from ..feedback import as_number, correct, describe, is_blank, not_answered, wrong
 from ..strategies import exact_lead, strategy_problem
@@ -40,13 +41,23 @@ def _strategy_problem(strategy, name: str, exercise: str, opponent: str):
     return None
 
 
+def _lead(strategy, opponent: str, seed: int):
+    """The exact (or sampled) lead, or a sentence when the strategy misbehaves in a position the trial game missed."""
+    try:
+        return exact_lead(strategy, opponent, NUM_CARDS, seed=seed)
+    except AgentError as exc:
+        return f"in one of the {NUM_CARDS}-card games {exc}"
+
+
 @checker(5, E1)
 def check_my_strategy(my_strategy):
     """Exercise 1: a strategy that plays every game legally and leads the random bot, beyond sampling noise."""
     problem = _strategy_problem(my_strategy, "my_strategy", E1, "random")
     if problem is not None:
         return problem
-    lead = exact_lead(my_strategy, "random", NUM_CARDS, seed=21)
+    lead = _lead(my_strategy, "random", 21)
+    if isinstance(lead, str):
+        return wrong(E1, lead, "return one of observation.legal_moves")
     if lead.clearly_positive:
         return correct(E1, f"it plays legally and leads the random bot in {NUM_CARDS}-card games by "
                            f"{lead.text().lstrip('+')}. Ready for the tournament.")
@@ -66,7 +77,9 @@ def check_beats_one_higher(beat_one_higher):
     problem = _strategy_problem(beat_one_higher, "beat_one_higher", E2, "one-higher")
     if problem is not None:
         return problem
-    lead = exact_lead(beat_one_higher, "one-higher", NUM_CARDS, seed=23)
+    lead = _lead(beat_one_higher, "one-higher", 23)
+    if isinstance(lead, str):
+        return wrong(E2, lead, "return one of observation.legal_moves")
     if lead.clearly_positive:
         return correct(E2, f"you lead one-higher by {lead.text().lstrip('+')}: two above the prize beats one "
                            "above, and a card thrown away costs one-higher a card it wanted.")
