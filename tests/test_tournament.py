@@ -329,3 +329,31 @@ def test_notebook_functions_and_classes_become_sandboxed_entries(tmp_path):
     assert not results.forfeits() and results.describe_play("copier").startswith("bids the prize card itself")
     with pytest.raises(OptionError, match="source"):
         entry_from_function(len)
+
+
+# ---------------------------------------------- seeds and isolation, CLI ---
+def test_the_command_says_its_isolation_and_seed_and_the_seed_replays_the_run(tmp_path):
+    import subprocess
+    import sys
+
+    from gopskit.arena.sandbox import isolation
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("copycat", "lucky"):
+        (folder / f"{name}.py").write_text((STUDENTS / f"{name}.py").read_text())
+
+    def run(out, *extra):
+        done = subprocess.run([sys.executable, "-m", "gopskit.cli", "tournament", str(folder), "--bots", "random",
+                               "--cards", "3", "--games", "2", "--quiet", "--exploitability-cards", "0",
+                               "--out", str(tmp_path / out), *extra], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout, json.loads((tmp_path / out / "results.json").read_text())
+
+    printed, first = run("first")
+    mode = isolation()
+    assert first["isolation"] == mode
+    assert f"Isolation: {'student code runs under bubblewrap' if mode == 'bubblewrap' else 'WARNING'}" in printed
+    assert f"Seed: {first['seed']} (replay this run with --seed {first['seed']})" in printed
+    _, again = run("again", "--seed", str(first["seed"]))
+    assert again["seed"] == first["seed"] and again["games"] == first["games"]
