@@ -3,7 +3,9 @@ says what is wrong, treat the placeholder ``...`` as "not answered yet", and nev
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from scipy.optimize import linprog
 
 from gopskit.course import checks
 from gopskit.course.feedback import Feedback
@@ -65,6 +67,29 @@ def _beat_random(observation):
     return observation.prize if observation.prize in observation.legal_moves else min(observation.legal_moves)
 
 
+def _best_lead(hand, prizes, choose=max):
+    """Backward induction against match-prize (``choose=np.mean`` is the slip of averaging over your own cards)."""
+    if not prizes:
+        return 0
+    total = 0
+    for prize in prizes:
+        rest = tuple(p for p in prizes if p != prize)
+        total += choose([prize * int(np.sign(card - prize)) + _best_lead(tuple(c for c in hand if c != card), rest, choose)
+                         for card in hand])
+    return total / len(prizes)
+
+
+def _lp(payoffs, sign=1.0, free_value=True):
+    """The maximin linear program for scipy's linprog (``sign=-1``: the value's sign slip; ``free_value=False``:
+    the default bounds slip, v >= 0)."""
+    A = np.asarray(payoffs, dtype=float)
+    m, n = A.shape
+    result = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-A.T, np.ones(n)], b_ub=np.zeros(n),
+                     A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0],
+                     bounds=[(0, None)] * m + [(None, None) if free_value else (0, None)], method="highs")
+    return sign * result.x[-1], result.x[:m]
+
+
 # checker name -> (worked answers, [(wrong answer, words the message must contain)])
 CASES = {
     "check_expected_points": ([8, 8.0, 40 / 5], [
@@ -76,6 +101,12 @@ CASES = {
     "check_best_reply_points": ([9, 9.0], [
         (15, "forgot the 6"), (21, "every point"), (5, "5-card"), (0, "can be beaten"), (7, "not it"),
         (9.5, "whole number")]),
+    "check_backward_induction": ([_best_lead], [
+        (lambda hand, prizes: len(prizes) * (len(prizes) - 3) / 2, "should be 0, not -1"),
+        (lambda hand, prizes: _best_lead(hand, prizes, np.mean), "averaged over your own cards"),
+        (lambda hand, prizes: "2", "not a number"), (lambda hand: 0, "raised TypeError"),
+        (lambda hand, prizes: _best_lead(hand, prizes) if len(hand) == len(set(hand) & set(prizes)) else 0,
+         "right on full games"), (3, "should be a function")]),
     "check_dominated_plans": ([["321"], [321], [(3, 2, 1)], "321", {"321"}], [
         (["321", "123"], "123 is not strictly dominated"), ([], "missed plan 321"), (["132"], "132 is not strictly"),
         (["999"], "not a plan")]),
@@ -85,7 +116,10 @@ CASES = {
     "check_endgame_value": ([1.4, 7 / 5], [
         (1, "guarantee with a pure bid"), (2, "hold you to"), (1.5, "not a midpoint"), (0, "favours you"),
         (3, "not it")]),
-    "check_parity": (["even", " Even"], [("odd", "only 0.02"), ("neither", '"odd" or "even"')]),
+    "check_linprog_solver": ([_lp], [
+        (lambda A: _lp(A, sign=-1.0), "wrong sign"), (lambda A: _lp(A, free_value=False), "seen by your opponent your function failed"),
+        (lambda A: (0.0, np.ones(len(A)) / len(A)), "guarantees only"), (lambda A: (0.0, np.ones(len(A))), "not a probability"),
+        (lambda A: 0.0, "failed"), (lambda A: (0.0, [1.0]), "expected a number and")]),
     "check_fictitious_play_bid": ([2, 2.0], [(3, "bidding 2 earns 1.80"), (1, "hold 2 and 3")]),
     "check_possible_bids": ([[1, 2], (2, 1), {1, 2}], [
         ([1, 2, 3], "is a tie"), ([1, 2, 4], "a 4 beats your 3"), ([1], "missed 2"), ([5], "not a card"),
@@ -94,8 +128,10 @@ CASES = {
                                                 (2, "not it"), ("one", "whole number")]),
     "check_beats_honest": ([_beat], [(_copy, "draw"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                      (lambda o: min(o.legal_moves), "you lose")]),
-    "check_bluff_reading": ([0.23, 0.225], [(0.77, "exactly 1"), (0.2, "bidding 2 only"), (0.5, "not it"),
-                                            (2, "between 0 and 1")]),
+    "check_information_set_values": ([{1: -13 / 8, 2: -7 / 4}, {1.0: -1.625, 2: -1.75}], [
+        ({1: -2, 2: -2.5}, "knew they had bid 1"), ({1: -1.25, 2: -1}, "knew they had bid 2"),
+        ({1: 1.375, 2: 1.25}, "already won"), ({1: 0, 2: 0}, "not worth 0"), ([1, 2], "should be a dict"),
+        ({1: -1.6}, "should be a dict"), ({1: "a", 2: 0}, "should be a dict")]),
     "check_my_strategy": ([_copy, _beat_random], [(_no_return, "returned None"), (_crash, "raised AttributeError"),
                                                   (_two_up, "trails the random bot"), (4, "should be a function"),
                                                   (_strongest, "exactly 0")]),
@@ -184,6 +220,11 @@ def test_the_student_notebooks_function_blanks_are_not_answered_yet():
             assert feedback.status == "blank", f"{teacher.name}: {stub!r} -> {feedback}"
             seen += 1
     assert seen >= 2
+
+
+def test_the_linprog_slips_get_the_hint_that_fixes_them():
+    assert "bounds (None, None)" in checks.check_linprog_solver(lambda A: _lp(A, free_value=False)).hint
+    assert "minimise -v" in checks.check_linprog_solver(lambda A: _lp(A, sign=-1.0)).hint
 
 
 def test_a_function_that_forgets_to_return_is_still_a_mistake():
