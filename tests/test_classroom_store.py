@@ -397,3 +397,34 @@ def test_the_name_skeleton_examples_hold():
 
     result = doctest.testmod(names)
     assert result.attempted >= 4 and result.failed == 0
+
+
+HOSTILE = [None, 1.5, -1, b"abc", ["a"], {"a": 1}, "x" * 10_000, "'; DROP TABLE rooms; --"]
+
+
+def test_hostile_arguments_get_clear_errors_and_change_nothing(store):
+    """Every call a page can make refuses junk with a GopsError (never a driver or numpy error)."""
+    import numpy as np
+
+    from gopskit.errors import GopsError
+
+    room = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False, pairing="challenge")
+    ann, bob = store.join(room.code, "Ann"), store.join(room.code, "Bob")
+    calls = [
+        lambda g: store.claim_seat(ann.player_key, g),
+        lambda g: store.answer_challenge(bob.player_key, g, True),
+        lambda g: store.answer_challenge(bob.player_key, "x", g),
+        lambda g: store.pair_waiting(room.teacher_key, seed=g),
+        lambda g: store.create_room(g, {}),
+        lambda g: store.create_room("goofspiel", g),
+        lambda g: store.challenge(ann.player_key, g),
+        lambda g: store.heartbeat(g),
+    ]
+    for call in calls:
+        for junk in HOSTILE + [np.array([0.5, 1.5])]:
+            if junk is None and call in (calls[0], calls[3], calls[5]):
+                continue  # None is a real default there
+            with pytest.raises(GopsError):
+                call(junk)
+    assert sorted(p["name"] for p in store.overview(room.teacher_key).players) == ["Ann", "Bob"]
+    assert store.overview(room.teacher_key).tables == ()

@@ -30,8 +30,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import IllegalMoveError
-from ..games.base import as_move, show
+from ..errors import IllegalMoveError, OptionError
+from ..games.base import as_move, seed_sequence, show
 from . import challenges, export, gameplay, reports, rooms
 from .db import Database, connect
 from .errors import RoomError
@@ -94,6 +94,11 @@ class ClassroomStore:
                     bot: str | None = None, timeout: float = 60.0, auto_pair: bool = True, rematch: bool = True,
                     seed=None) -> RoomKeys:
         """Open a room for ``game`` with ``options``; return its code (for the board) and the teacher key."""
+        if not isinstance(game, str):
+            raise OptionError(f"the game is named by text such as 'goofspiel', not {show(game)}")
+        if options is not None and not isinstance(options, dict):
+            raise OptionError(f"the options are a dict of option names and values, not {show(options)}")
+        _check_seed(seed)
         settings = rooms.RoomSettings(pairing, bot, timeout, auto_pair, rematch)
         code, key = self._write(lambda tx, now: rooms.create_room(tx, game, options or {}, settings, now, seed))
         return RoomKeys(code, key)
@@ -115,6 +120,8 @@ class ClassroomStore:
 
     def pair_waiting(self, teacher_key: str, fill_with_bots: bool = True, seed=None) -> list[str]:
         """Seat every waiting student now (random tables; bots fill a short table). Returns the new tables."""
+        _check_seed(seed)
+
         def work(tx, now):
             room = rooms.teacher_room(tx, teacher_key, lock=True)
             return rooms.pair_waiting(tx, room, now, fill_with_bots, seed)
@@ -122,6 +129,7 @@ class ClassroomStore:
 
     def start_round_robin(self, teacher_key: str, seed=None) -> int:
         """Plan a round robin of the students here now and start round 1; returns the number of rounds."""
+        _check_seed(seed)
         return self._write(lambda tx, now: rooms.start_round_robin(tx, teacher_key, now, seed))
 
     def end_room(self, teacher_key: str) -> int:
@@ -174,6 +182,9 @@ class ClassroomStore:
 
     def claim_seat(self, player_key: str, table: str | None = None) -> SeatKeys | None:
         """A fresh seat key for the student's current table (or ``table``); ``None`` if not seated."""
+        if table is not None and not isinstance(table, str):
+            raise RoomError(f"a table is named by its id (text), not {show(table)}")
+
         def work(tx, now):
             player = rooms.player_by_key(tx, player_key)
             table_id = table or (rooms.current_seat(tx, player["id"]) or {}).get("table_id")
@@ -234,10 +245,17 @@ class ClassroomStore:
         return self._write(lambda tx, now: challenges.challenge(tx, player_key, name, now))
 
     def answer_challenge(self, player_key: str, challenge_id: str, accept: bool, seed=None) -> str | None:
+        if not isinstance(challenge_id, str):
+            raise RoomError(f"a challenge is named by its id (text), not {show(challenge_id)}")
+        if not isinstance(accept, bool):
+            raise RoomError(f"answer a challenge with accept=True or accept=False, not {show(accept)}")
+        _check_seed(seed)
         return self._write(lambda tx, now: challenges.answer(tx, player_key, challenge_id, accept, now, seed))
 
     def ask_rematch(self, seat_key: str, seed=None) -> str | None:
         """Ask for a rematch; returns the new table once every student at the table has asked."""
+        _check_seed(seed)
+
         def work(tx, now):
             return rooms.ask_rematch(tx, gameplay.seat_by_key(tx, seat_key), now, seed)
         return self._write(work)
@@ -247,6 +265,11 @@ class ClassroomStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _check_seed(seed) -> None:
+    """A seed is None, a whole number 0 or more, or a list of them (else an OptionError that says so)."""
+    seed_sequence(seed)
 
 
 def _schedule(tx, room: dict, now: float) -> dict:
