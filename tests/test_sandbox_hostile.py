@@ -247,14 +247,17 @@ def chaos_run(folder, seed, kill_seed=None):
         SandboxWorker._spawn = real_spawn
 
 
-def test_chaos_killing_sandboxes_at_random_moments_never_stops_a_tournament(tmp_path):
+@pytest.mark.parametrize("mode", ["bubblewrap", "fence"])
+def test_chaos_killing_sandboxes_at_random_moments_never_stops_a_tournament(tmp_path, monkeypatch, mode):
+    """Honest files only (copies as victims), so the fence run is safe too; it checks its temp folders go."""
+    monkeypatch.setenv("GOPSKIT_SANDBOX", mode)
     for name in ("one_higher", "lucky"):
         shutil.copy(DATA / "students" / f"{name}.py", tmp_path / f"victim_{name}.py")
     keep = set(GOOD) | {"random"}
     before = leftovers()
     clean = chaos_run(tmp_path, seed=4)
     crashes = 0
-    for run in range(6):
+    for run in range(4):
         results = chaos_run(tmp_path, seed=4, kill_seed=run)
         assert len(results.games) == len(clean.games)
         assert honest_games(results, keep) == honest_games(clean, keep)
