@@ -303,9 +303,28 @@ class Oracle:
             assert event.explain(self.names) in status, f"the status {status!r} does not explain the last turn"
         if events:
             self.check_last(parse(board._last.value), events[-1])
+        if viewer is None and self.game == "goofspiel":
+            self.check_shared_screen_keeps_secrets()
         if not board.finished:
             self.check_hand_row()
             assert self.names[board._active] in status, f"the status {status!r} does not say whose turn it is"
+
+    def check_shared_screen_keeps_secrets(self):
+        """Hot seat, between turns: the screen everyone sees shows no bid that some player may not see."""
+        hand = hand_of(self.board.state)
+        views = [hand.observation(p).history for p in range(self.players)]
+        public = [[all(v[t].bids[p] is not None for v in views) for p in range(self.players)] for t in range(len(views[0]))]
+        table = parse(self.board._history.value)
+        rows = [[td.text() for td in tr.walk() if td.tag == "td"] for tr in table.walk() if tr.tag == "tr"][1:]
+        head = [th.text() for th in table.walk() if th.tag == "th"]
+        rows = rows[len(rows) - len(public):]  # this hand's rows
+        for t, row in enumerate(rows):
+            for p, name in enumerate(self.names):
+                if not public[t][p]:
+                    assert row[head.index(name)] == "?", f"the shared screen shows {name}'s secret bid: {row}"
+        if public and not all(public[-1]):
+            shown = [n for n in faces(parse(self.board._last.value).first("gopskit-bids"))]
+            assert all(n is None for n, ok in zip(shown, public[-1]) if not ok), f"the last play shows a secret bid: {shown}"
 
     def _hidden(self) -> bool:
         rules = self.board.rules
@@ -684,3 +703,12 @@ def test_terminal_game_names_cards_as_the_boards_do(capsys):
     assert not re.search(r"wins? the 1[1-3]\b|with an? 1[1-3]\b|bid 1[1-3]\b", out), out
     assert "Game stopped" not in out, "typing Q (the Queen) stopped the game"
     assert "with an 8" in out or "bid 8" in out
+
+
+def test_oracle_catches_a_hot_seat_screen_showing_a_hidden_bid(monkeypatch):
+    import gopskit.widgets.views.goofspiel as goofspiel_view
+
+    real = goofspiel_view._seen
+    monkeypatch.setattr(goofspiel_view, "_seen", lambda hand, viewer: real(hand, 0 if viewer is None else viewer))
+    with pytest.raises(AssertionError, match="secret bid"):
+        Oracle("goofspiel", {"num_cards": 4, "hidden_bids": True}, 0, seats=["human", "human"]).play()

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from html import escape
 
 from ...games.base import GameState, MatchState
@@ -168,10 +169,10 @@ class GoofspielView(GameView):
 
     def render_last(self, state, viewer, names):
         hand = current_hand(state)
-        obs = _observation(state, viewer)
-        if not obs.history:
+        seen = _seen(hand, viewer)
+        if not seen:
             return '<div class="gopskit-reveal gopskit-quiet">The bids will appear here, all at once.</div>'
-        view = obs.history[-1]
+        view = seen[-1]
         bids = []
         for p, bid in enumerate(view.bids):
             won = " gopskit-winner" if view.winner == p else ""
@@ -182,16 +183,16 @@ class GoofspielView(GameView):
                 bids.append(render_card(_rank(bid), seat_suit(p), size="normal", classes="gopskit-flip" + won, note=note,
                                         name=_rank(bid)))
         offer = "".join(render_card(_rank(c), PRIZE_SUIT, size="small", name=_rank(c)) for c in view.offer)
-        why = escape(self.explain_turn(hand, len(obs.history) - 1, names, obs))
+        why = escape(self.explain_turn(hand, len(seen) - 1, names, seen))
         return (
-            f'<div class="gopskit-reveal"><div class="gopskit-label">Turn {len(obs.history)}: bids for {offer}</div>'
+            f'<div class="gopskit-reveal"><div class="gopskit-label">Turn {len(seen)}: bids for {offer}</div>'
             f'<div class="gopskit-bids">{"".join(bids)}</div><div class="gopskit-why">{why}</div></div>'
         )
 
-    def explain_turn(self, hand, index, names, obs) -> str:
-        """Why turn ``index`` of ``hand`` went as it did, in words the viewer may read."""
-        if any(b is None for b in obs.history[index].bids):
-            return _hidden_explain(obs.history[index], names)
+    def explain_turn(self, hand, index, names, seen) -> str:
+        """Why turn ``index`` of ``hand`` went as it did, in words the viewer may read (``seen``: the turns as they saw them)."""
+        if any(b is None for b in seen[index].bids):
+            return _hidden_explain(seen[index], names)
         events = [e for e in hand.events if e is not None]
         text = events[index].explain(names)
         eligible = _rebid_eligible(hand.rules, events, index)
@@ -203,10 +204,10 @@ class GoofspielView(GameView):
         hand = current_hand(state)
         if isinstance(state, MatchState) and not hand.events and len(state.hands) > 1:
             hand = state.hands[-2]  # a new hand was just dealt: explain the last turn of the one before
-        obs = hand.observation(viewer if viewer is not None else 0)
-        if not obs.history:
+        seen = _seen(hand, viewer)
+        if not seen:
             return ""
-        return self.explain_turn(hand, len(obs.history) - 1, names, obs)
+        return self.explain_turn(hand, len(seen) - 1, names, seen)
 
     def history(self, state, viewer, names):
         """Every turn of every hand (a match keeps the hands before this one), as the viewer saw it."""
@@ -214,8 +215,7 @@ class GoofspielView(GameView):
         headers = (["Hand"] if len(hands) > 1 else []) + ["Turn", "Prize"] + list(names) + ["Result"]
         rows = []
         for h, hand in enumerate(hands, 1):
-            obs = hand.observation(viewer if viewer is not None else 0)
-            for t, view in enumerate(obs.history, 1):
+            for t, view in enumerate(_seen(hand, viewer), 1):
                 offer = " + ".join(_rank(c) for c in view.offer)
                 bids = ["?" if b is None else _rank(b) for b in view.bids]
                 if view.winner is not None:
@@ -273,6 +273,19 @@ def _points(obs, card: int) -> int:
 
 def _secret_hands(hand) -> bool:
     return hand.rules.hidden_bids and not hand.is_terminal()
+
+
+def _seen(hand, viewer) -> list:
+    """The hand's past turns as ``viewer`` saw them; for the public screen of a hot seat (``viewer`` None),
+    only what every player saw (with hidden bids, each person's own bids stay off the shared screen)."""
+    if viewer is not None:
+        return list(hand.observation(viewer).history)
+    views = [hand.observation(p).history for p in range(hand.num_players)]
+    public = []
+    for turn in zip(*views):
+        bids = tuple(None if any(v.bids[p] is None for v in turn) else turn[0].bids[p] for p in range(len(turn[0].bids)))
+        public.append(dataclasses.replace(turn[0], bids=bids))
+    return public
 
 
 def _observation(state, viewer):
