@@ -25,6 +25,7 @@ CHROMIUM = os.environ.get("GOPSKIT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
 APP_TIMEOUT_MS = 90_000
+PAGE_HEIGHT_JS = "() => Math.max(...Array.from(document.querySelectorAll('.lm-BoxPanel-child, body')).map(el => el.scrollHeight))"
 
 
 def _require_chromium() -> None:
@@ -115,8 +116,11 @@ def test_goofspiel_whole_game_against_a_bot(server, page, tmp_path):
     shots = Path(os.environ.get("GOPSKIT_SCREENSHOTS") or tmp_path)  # the docs' pictures of a finished game
     for width, height in ((1920, 1080), (1280, 900)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(250)
-        page.screenshot(path=str(shots / f"goofspiel-game-over-{width}.png"), full_page=True)
+        page.wait_for_timeout(250)  # then as tall as the app: Voila's shell scrolls inside the page
+        page.set_viewport_size({"width": width, "height": max(height, page.evaluate(PAGE_HEIGHT_JS))})
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(shots / f"goofspiel-game-over-{width}.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
     final = status_text(page)
     match = re.search(r"Final score: Player 1 (\d+), Player 2 (\d+)", final)
     assert match, f"no final score on the status line: {final!r}"
