@@ -7,8 +7,27 @@ working, and every message says what was wrong *and* what is allowed.
 from __future__ import annotations
 
 
+MAX_MESSAGE = 600  # characters: a message is read by a person, on a status line or a terminal
+
+
 class GopsError(ValueError):
-    """Base class of every error gopskit raises on bad input."""
+    """Base class of every error gopskit raises on bad input.
+
+    A message that quotes a huge input (a 100,000-card "bid", a megabyte of
+    text as a name) keeps its start and its end, which say what was wrong and
+    what is allowed, and drops the middle:
+
+    >>> len(str(GopsError("bid " + "9" * 10_000 + " is not a card"))) <= MAX_MESSAGE
+    True
+    >>> str(GopsError("bid " + "9" * 10_000 + " is not a card")).endswith("99 is not a card")
+    True
+    """
+
+    def __init__(self, *args):
+        if len(args) == 1 and isinstance(args[0], str) and len(args[0]) > MAX_MESSAGE:
+            text = args[0]
+            args = (f"{text[:380]} [...] {text[-(MAX_MESSAGE - 387):]}",)
+        super().__init__(*args)
 
 
 class OptionError(GopsError):

@@ -120,3 +120,17 @@ def test_good_seeds_deal_and_repeat(seed):
     first = make_rules("raj").new_game(seed=seed).record()
     if seed is not None:
         assert make_rules("raj").new_game(seed=seed).record() == first
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_record_quoting_a_huge_value_gets_a_short_message_that_keeps_its_ending(game):
+    from gopskit.errors import RecordError
+    from gopskit.games import replay_record
+
+    record = make_rules(game).new_game(seed=7).record()
+    hand = record["hands"][0] if "hands" in record else record
+    key = next(k for k, v in hand.items() if isinstance(v, list) and k != "deal")
+    hand[key] = [list(range(50_000))] + hand[key]
+    with pytest.raises(RecordError) as refused:
+        replay_record(record)
+    assert len(str(refused.value)) <= 600
