@@ -8,6 +8,8 @@
 #   bash tests/ensure_postgres.sh stop     stop the cluster and delete its folder
 #
 # The cluster lives in $GOPSKIT_PG_DIR (default /tmp/gopskit-pg-$(id -u)): data, socket, log,
+# (a pytest run sets GOPSKIT_PG_DIR to a folder of its own and stops that cluster when it ends:
+# see tests/conftest.py),
 # and a file `url` holding postgresql://gopskit@127.0.0.1:PORT/gopskit_test. It listens on a
 # free localhost port only, trusts local connections (test data only), and runs without fsync.
 # PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user.
