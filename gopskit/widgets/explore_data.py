@@ -163,14 +163,14 @@ def matrix_text(payoffs, row_labels=None, col_labels=None) -> str:
     """The matrix as the explorer's text box shows it: optional label line and label column.
 
     >>> print(matrix_text([[0, -1], [1, 0]], ("rock", "paper"), ("rock", "paper")))
-    :         rock  paper
-    rock         0     -1
-    paper        1      0
+    :       rock paper
+    rock       0    -1
+    paper      1     0
     """
     cells = [[number(v, places=4) for v in row] for row in np.asarray(payoffs, float)]
     if row_labels is None:
         return "\n".join(" ".join(row) for row in cells)
-    width = max(6, *(len(str(x)) for x in (*row_labels, *col_labels))) + 1
+    width = max(2, *(len(str(x)) for x in (*row_labels, *col_labels)), *(len(c) for row in cells for c in row)) + 1
     head = ":".ljust(width) + "".join(_word(c).rjust(width) for c in col_labels)
     body = [_word(r).ljust(width) + "".join(c.rjust(width) for c in row) for r, row in zip(row_labels, cells)]
     return "\n".join([head, *body])

@@ -84,7 +84,7 @@ class MatrixExplorer(Explorer):
         self.game = widgets.Dropdown(options=preset_names() + ["Type your own"], value=game, description="Game",
                                      style=_STYLE, layout=_WIDE)
         self.text = widgets.Textarea(description="Payoffs", placeholder="1 -1\n-1 1", style=_STYLE,
-                                     layout=widgets.Layout(width="260px", height="90px"))
+                                     layout=widgets.Layout(width="auto", min_width="24em", height="8em"))
         self.steps = widgets.IntSlider(value=0, min=0, max=0, description="Steps shown", style=_STYLE)
         self.play = widgets.Play(interval=1200, min=0, max=0)
         widgets.jslink((self.play, "value"), (self.steps, "value"))
@@ -124,8 +124,8 @@ class MatrixExplorer(Explorer):
         self.report, self.labels = matrix_report(payoffs), tuple(labels)
         self.steps.max = self.play.max = len(self.report.steps)
         self.steps.value = self.play.value = 0
-        self._draw_summary()
         self._draw_steps()
+        self._draw_summary()  # last: once the summary shows the new game, everything else does too
 
     def _clear(self) -> None:
         super()._clear()
@@ -140,13 +140,13 @@ class MatrixExplorer(Explorer):
         if self.report is None:
             return
         r, (rows, cols), shown = self.report, self.labels, self.steps.value
-        self._table.value = render_matrix_html(r, rows, cols, shown)
-        self._say(steps_text(r, shown))
         live_rows, live_cols = survivors_after(r, shown)
         A = r.payoffs[np.ix_(live_rows, live_cols)]
         fig = payoff_lines_figure(A, -A, [rows[i] for i in live_rows], [cols[j] for j in live_cols],
                                   _renormalised(r.row_mix, live_rows), _renormalised(r.col_mix, live_cols))
         self._picture.value = _svg(fig)
+        self._table.value = render_matrix_html(r, rows, cols, shown)
+        self._say(steps_text(r, shown))  # the status last: it names the step everything above shows
 
     def _draw_summary(self) -> None:
         r, (rows, cols) = self.report, self.labels

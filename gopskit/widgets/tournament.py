@@ -49,7 +49,8 @@ MAX_TIME_LIMIT = 5.0
 _TABLE_STYLE = (
     "<style>.gopskit-tournament-table{border-collapse:collapse;margin:6px 0}"
     ".gopskit-tournament-table th,.gopskit-tournament-table td{padding:3px 10px;text-align:right;"
-    "border-bottom:1px solid #ddd}"
+    "border-bottom:1px solid #ddd;white-space:nowrap;word-break:keep-all}"
+    ".gopskit-tournament-table td:last-child{white-space:normal;min-width:16em}"
     ".gopskit-tournament-table td:nth-child(2),.gopskit-tournament-table th:nth-child(2),"
     ".gopskit-tournament-table td:last-child,.gopskit-tournament-table th:last-child{text-align:left}</style>"
 )

@@ -1,0 +1,95 @@
+"""The tournament app and the matrix explorer in a real Voila server and a real headless Chromium.
+
+The server is started with ``GOPSKIT_TOURNAMENT_DIR`` naming a class folder
+of two strategy files, the way a teacher configures it; the page has no box
+to type another folder into. The test sets the games per seating, runs the
+tournament by clicking, and reads the table as a student would: every entry
+listed with its kind, each mean inside its 95 % interval, the rule stated,
+no float noise; then picks Rock-Paper-Scissors in the matrix explorer and
+reads "Value 0" and "1/3".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from gopskit.serve import background_server
+
+from test_browser import APP_TIMEOUT_MS, browser, open_app, page, status_text  # noqa: F401  (fixtures too)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+EXAMPLES = Path(__file__).parents[1] / "examples" / "students"
+NOISE = re.compile(r"\d\.\d{5,}|\d[eE][-+]?\d|(?<![\w.])-0\.00(?!\d)")
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("class")
+    for name in ("copy_the_prize", "one_above"):
+        (folder / f"{name}.py").write_text((EXAMPLES / f"{name}.py").read_text(), encoding="utf-8")
+    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
+    before = os.environ.get("GOPSKIT_TOURNAMENT_DIR")
+    os.environ["GOPSKIT_TOURNAMENT_DIR"] = str(folder)  # the server (and its kernels) inherit it
+    try:
+        with open(log_path, "wb") as log, background_server(log=log) as url:
+            yield url
+    finally:
+        if before is None:
+            os.environ.pop("GOPSKIT_TOURNAMENT_DIR", None)
+        else:
+            os.environ["GOPSKIT_TOURNAMENT_DIR"] = before
+
+
+def test_the_tournament_app_runs_the_configured_class_and_explains_its_table(class_server, page, tmp_path):
+    open_app(page, class_server, "tournament.ipynb")
+    app = page.locator(".gopskit-tournament")
+    app.wait_for(timeout=APP_TIMEOUT_MS)
+    assert "Class folder" in app.inner_text() and "(2 strategy files)" in app.inner_text()
+    assert page.locator(".gopskit-tournament input[type=text]").count() == 1  # the seed, no folder box
+    games = page.locator(".gopskit-tournament .widget-inline-hbox", has_text="Games").locator("input")
+    games.fill("2")
+    games.press("Tab")
+    page.locator(".gopskit-run").click()
+    page.wait_for_function("() => document.querySelector('.gopskit-tournament .gopskit-status')"
+                           ".innerText.includes('Done')", timeout=240_000)
+    table = page.locator(".gopskit-tournament-table")
+    rows = [[cell.strip() for cell in row.inner_text().split("\t")] for row in table.locator("tbody tr").all()]
+    names = {row[1]: row for row in rows}
+    assert set(names) == {"strategy", "copy_the_prize", "one_above", "random", "match-prize", "one-higher"}
+    assert names["strategy"][2] == "notebook" and names["one_above"][2] == "student" and names["random"][2] == "bot"
+    means = [float(row[3]) for row in rows]
+    assert means == sorted(means, reverse=True)
+    for row in rows:
+        low, high = (float(x) for x in row[4].split(" to "))
+        assert low <= float(row[3]) <= high
+    assert names["match-prize"][10] == "9.00"  # 6 cards: a bot that bids the prize loses 9 points to a perfect reply
+    assert names["one_above"][10].startswith("n/a")
+    text = page.locator(".gopskit-tournament .gopskit-results").inner_text()
+    assert "How the table is ranked" in text and "up to 4 cards for strategy files" in text
+    assert not NOISE.search(text), NOISE.search(text)
+    shots = Path(os.environ.get("GOPSKIT_SCREENSHOTS") or tmp_path)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.wait_for_timeout(250)
+    page.screenshot(path=str(shots / "tournament-results-1920.png"), full_page=True)
+
+
+def test_the_matrix_explorer_writes_numbers_as_people_do(class_server, page, tmp_path):
+    open_app(page, class_server, "matrix_explorer.ipynb")
+    page.locator(".gopskit-board select").first.select_option("Rock-Paper-Scissors")
+    picture = page.locator(".gopskit-picture").inner_html()
+    page.wait_for_function("() => document.querySelector('.gopskit-summary') && "
+                           "document.querySelector('.gopskit-summary').innerText.includes('rock 1/3') && "
+                           "document.querySelector('.gopskit-status').innerText.includes('No strategy')",
+                           timeout=30_000)
+    assert page.locator(".gopskit-picture").inner_html() != picture  # the picture is of the new game too
+    summary = page.locator(".gopskit-summary").inner_text()
+    assert "Value 0" in summary and "rock 1/3, paper 1/3, scissors 1/3" in summary
+    assert "No strategy is strictly dominated" in status_text(page)
+    assert not NOISE.search(summary + status_text(page))
+    shots = Path(os.environ.get("GOPSKIT_SCREENSHOTS") or tmp_path)
+    page.screenshot(path=str(shots / "matrix-explorer-rps-1280.png"), full_page=True)
