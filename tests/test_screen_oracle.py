@@ -248,6 +248,7 @@ def _ids():
 
 HOT_SEATS = [
     ("goofspiel", {"num_cards": 5}, ["human", "human"]),
+    ("goofspiel", {"num_cards": 4, "defeat_the_dealer": True}, ["human", "human"]),
     ("goofspiel", {"num_cards": 4, "hidden_bids": True}, ["human", "human"]),
     ("gops-for-three", {}, ["human", "human", "gops3-proportional"]),
     ("divide-and-conquer", {}, ["human", "human"]),
@@ -312,6 +313,9 @@ class Oracle:
     def check_shared_screen_keeps_secrets(self):
         """Hot seat, between turns: the screen everyone sees shows no bid that some player may not see."""
         hand = hand_of(self.board.state)
+        if any(hand.observation(p).prize is None for p in range(self.players)) and not hand.is_terminal():
+            prize = parse(self.board._table.value).first("gopskit-prize-cards")
+            assert faces(prize)[-1:] == [None], f"the shared screen shows a prize someone may not see: {faces(prize)}"
         views = [hand.observation(p).history for p in range(self.players)]
         public = [[all(v[t].bids[p] is not None for v in views) for p in range(self.players)] for t in range(len(views[0]))]
         table = parse(self.board._history.value)
@@ -712,3 +716,14 @@ def test_oracle_catches_a_hot_seat_screen_showing_a_hidden_bid(monkeypatch):
     monkeypatch.setattr(goofspiel_view, "_seen", lambda hand, viewer: real(hand, 0 if viewer is None else viewer))
     with pytest.raises(AssertionError, match="secret bid"):
         Oracle("goofspiel", {"num_cards": 4, "hidden_bids": True}, 0, seats=["human", "human"]).play()
+
+
+def test_oracle_catches_a_hot_seat_screen_showing_the_dealers_prize(monkeypatch):
+    from gopskit.widgets.views.goofspiel import GoofspielView
+
+    real = GoofspielView.render_table
+    monkeypatch.setattr(GoofspielView, "render_table",
+                        lambda self, state, viewer, names: real(self, state, 0 if viewer is None else viewer, names))
+    with pytest.raises(AssertionError, match="prize someone may not see"):
+        for seed in range(4):
+            Oracle("goofspiel", {"num_cards": 4, "defeat_the_dealer": True}, seed, seats=["human", "human"]).play()

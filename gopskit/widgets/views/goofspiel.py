@@ -107,9 +107,12 @@ class GoofspielView(GameView):
     def render_table(self, state, viewer, names):
         hand = current_hand(state)
         obs = _observation(state, viewer)
+        prize_obs = obs
+        if viewer is None:  # the shared screen of a hot seat: a prize someone may not see stays face down
+            prize_obs = next((o for o in (state.observation(p) for p in range(hand.num_players)) if o.prize is None), obs)
         return (
             '<div class="gopskit-table">'
-            + self._render_prize(hand, obs)
+            + self._render_prize(hand, prize_obs)
             + '<div class="gopskit-seats">'
             + "".join(self._render_seat(hand, obs, viewer, names, p) for p in range(hand.num_players))
             + "</div>"
