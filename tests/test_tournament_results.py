@@ -81,6 +81,8 @@ def test_bidding_profile_by_hand(small):
     ({"turns": 9, "equal": 0.0, "r": -0.7, "offset": 0.0, "near": 0.1, "typical": 0}, "against the prize"),
     ({"turns": 9, "equal": 0.1, "r": 0.05, "offset": 0.0, "near": 0.2, "typical": 0}, "hardly depend"),
     ({"turns": 9, "equal": 0.1, "r": None, "offset": 3.0, "near": 0.1, "typical": 3}, "same way"),
+    ({"turns": 9, "equal": 0.5, "r": 0.95, "offset": -0.04, "near": 0.6, "typical": 0}, "closely (r = 0.95), on average equal to it"),
+    ({"turns": 9, "equal": 0.1, "r": -0.001, "offset": 0.0, "near": 0.2, "typical": 0}, "(r = 0.00)"),
 ])
 def test_describe_profile(profile, words):
     assert words in describe_profile(profile)

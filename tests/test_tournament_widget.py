@@ -97,3 +97,13 @@ def test_limits_are_enforced_with_a_clear_message(monkeypatch):
 def test_too_few_entries_are_explained():
     app = TournamentApp(bots=["random"])
     assert app.run() is None and "at least" in app.status.value
+
+
+def test_notebook_functions_leave_no_folder_behind(monkeypatch):
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
+    app = TournamentApp(functions=[copier], bots=["random"])
+    first, second = app.entries()[0].path, app.entries()[0].path
+    assert first == second and first.is_file()  # one file per function, however often the app runs
+    folder = first.parent
+    app.close()  # a kernel that ends removes it too (the folder is a TemporaryDirectory)
+    assert not folder.exists()

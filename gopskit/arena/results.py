@@ -34,7 +34,7 @@ import numpy as np
 from scipy import stats
 
 from ..errors import OptionError
-from ..numbers import fixed
+from ..numbers import fixed, number, percent
 
 FORMAT_VERSION = 1
 RANKING_COLUMNS = ("rank", "name", "kind", "games", "mean_points", "sd_points", "deals", "ci_low", "ci_high",
@@ -457,21 +457,24 @@ def describe_profile(profile: dict) -> str:
         return "no bids recorded (not a bidding game, or played on the batch path)"
     equal, r, offset = profile["equal"], profile["r"], profile["offset"]
     if equal is not None and equal >= 0.9:
-        return f"bids the prize card itself ({equal:.0%} of turns)"
+        return f"bids the prize card itself ({percent(equal)} of turns)"
     side = "above" if offset > 0 else "below"
     if profile.get("near") is not None and profile["near"] >= 0.7:
         typical = profile["typical"]
-        where = "equal to it" if typical == 0 else f"{abs(typical):g} {'above' if typical > 0 else 'below'} it"
-        return f"bids close to the prize (within one card on {profile['near']:.0%} of turns), typically {where}"
+        where = "equal to it" if typical == 0 else \
+            f"{number(abs(typical), places=1, fractions=False)} {'above' if typical > 0 else 'below'} it"
+        return f"bids close to the prize (within one card on {percent(profile['near'])} of turns), typically {where}"
     if r is None:
         return "always bids the same way, whatever the prize"
     if r >= 0.8:
-        return f"bids follow the prize closely (r = {r:.2f}), on average {abs(offset):.1f} {side} it"
+        gap = number(abs(offset), places=1, fractions=False)
+        where = "on average equal to it" if gap == "0" else f"on average {gap} {side} it"
+        return f"bids follow the prize closely (r = {fixed(r)}), {where}"
     if r >= 0.4:
-        return f"bids rise with the prize, loosely (r = {r:.2f}); matches it {equal:.0%} of the time"
+        return f"bids rise with the prize, loosely (r = {fixed(r)}); matches it {percent(equal)} of the time"
     if r <= -0.4:
-        return f"bids against the prize: high cards on low prizes (r = {r:.2f})"
-    return f"bids hardly depend on the prize (r = {r:.2f})"
+        return f"bids against the prize: high cards on low prizes (r = {fixed(r)})"
+    return f"bids hardly depend on the prize (r = {fixed(r)})"
 
 
 def rank_entries(results: ResultSet) -> list[str]:

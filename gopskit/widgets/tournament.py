@@ -28,6 +28,7 @@ import html
 import io
 import os
 import pathlib
+import tempfile
 
 import ipywidgets as w
 
@@ -122,6 +123,8 @@ class TournamentApp(w.VBox):
         self.functions = list(functions)
         self.results = None
         self.last_error = None
+        # one scratch folder per app for the notebook functions' files, removed with the app (or at exit)
+        self._scratch = tempfile.TemporaryDirectory(prefix="gopskit-notebook-")
         self.class_folder = class_folder(folder)  # a Python attribute: no browser message can change it
         self.bots = w.SelectMultiple(options=agent_names(Goofspiel()), value=tuple(bots), rows=6,
                                      description="Bots")
@@ -152,6 +155,11 @@ class TournamentApp(w.VBox):
         self.add_class("gopskit-board")  # the boards' look (gopskit/widgets/style.css)
         self.add_class("gopskit-tournament")
 
+    def close(self) -> None:
+        """Close the widget and remove the notebook functions' scratch folder (also done at exit)."""
+        self._scratch.cleanup()
+        super().close()
+
     def _folder_label(self) -> str:
         if self.class_folder is None:
             return f"No class folder (the teacher sets {TOURNAMENT_DIR_ENV} before gopskit serve)"
@@ -163,7 +171,7 @@ class TournamentApp(w.VBox):
 
     def entries(self) -> list:
         """The entries the controls describe (notebook functions, the class folder's files, the bots)."""
-        entries = [entry_from_function(f) for f in self.functions]
+        entries = [entry_from_function(f, folder=self._scratch.name) for f in self.functions]
         if self.class_folder is not None and self.use_folder.value:
             entries += entries_from_folder(self.class_folder)
         return entries + [bot_entry(name) for name in self.bots.value]
