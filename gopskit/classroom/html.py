@@ -14,6 +14,7 @@ two halves to read aloud); a student may type it with or without the dash.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from ..errors import GopsError
@@ -82,12 +83,17 @@ def student_addresses(page_url: str, network_addresses=()) -> list[str]:
     The students' page sits beside the teacher's (``classroom.ipynb``). A
     teacher who opened ``localhost`` gets the same page at each of this
     computer's ``network_addresses`` instead: ``localhost`` on a student's
-    laptop is the student's own laptop.
+    laptop is the student's own laptop. On a JupyterHub (a page under
+    ``/user/NAME/``) every student has their own server: the address goes
+    through the hub's ``/hub/user-redirect/``, which takes each student to
+    the same page on their own server.
 
     >>> student_addresses("http://10.0.0.5:8866/voila/render/classroom-teacher.ipynb?x=1")
     ['http://10.0.0.5:8866/voila/render/classroom.ipynb']
     >>> student_addresses("http://localhost:8866/voila/render/classroom-teacher.ipynb", ["192.168.1.20"])
     ['http://192.168.1.20:8866/voila/render/classroom.ipynb']
+    >>> student_addresses("https://hub.school/user/ms-k/voila/render/gopskit/classroom-teacher.ipynb")
+    ['https://hub.school/hub/user-redirect/voila/render/gopskit/classroom.ipynb']
     """
     from urllib.parse import urlsplit, urlunsplit
 
@@ -96,6 +102,9 @@ def student_addresses(page_url: str, network_addresses=()) -> list[str]:
         return []
     folder = parts.path.rsplit("/", 1)[0]
     path = f"{folder}/{STUDENT_PAGE}"
+    hub = re.match(r"^(.*?)/user/[^/]+/(.*)$", path)
+    if hub:
+        path = f"{hub[1]}/hub/user-redirect/{hub[2]}"
     if parts.hostname not in LOOPBACK or not network_addresses:
         return [urlunsplit((parts.scheme, parts.netloc, path, "", ""))]
     port = f":{parts.port}" if parts.port else ""
