@@ -223,3 +223,14 @@ def test_a_huge_bad_turn_is_not_echoed_whole():
     with pytest.raises(RecordError) as refused:
         replay_record(record)
     assert len(str(refused.value)) < 300
+
+
+@pytest.mark.parametrize("moves", [[1, 2], {0: 1, 1: 2}, {1: 2}])
+def test_defeat_the_dealer_says_the_dealer_bids_first_for_a_list_too(moves):
+    state = Goofspiel(num_cards=3, defeat_the_dealer=True).new_game(seed=1)
+    with pytest.raises(Exception, match=r"the dealer \(player 1\) bids first"):
+        state.apply(moves)
+    with pytest.raises(Exception, match="seat 5 does not exist"):
+        state.apply({5: 1})
+    state.apply([1])
+    assert state.to_move() == (1,)

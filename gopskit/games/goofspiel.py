@@ -399,12 +399,23 @@ class GoofspielState(GameState):
         return twin
 
     def joint_move(self, moves):
-        if not self.is_terminal() and self.dealer is not None and self.dealer_bid is None:
-            if isinstance(moves, Mapping) and set(moves) - {self.dealer}:
+        try:
+            return super().joint_move(moves)
+        except IllegalMoveError:
+            if self._others_before_the_dealer(moves):
                 raise IllegalMoveError(
                     f"the dealer (player {self.dealer + 1}) bids first, face up; the others bid after that"
-                )
-        return super().joint_move(moves)
+                ) from None
+            raise
+
+    def _others_before_the_dealer(self, moves) -> bool:
+        """Defeat the Dealer: do ``moves`` hold other players' bids before the dealer's face-up bid?"""
+        if self.is_terminal() or self.dealer is None or self.dealer_bid is not None:
+            return False
+        if isinstance(moves, Mapping):
+            seats = set(range(self.num_players))
+            return all(type(p) is int for p in moves) and set(moves) <= seats and bool(set(moves) - {self.dealer})
+        return isinstance(moves, Sequence) and not isinstance(moves, str) and len(moves) == self.num_players
 
     def _apply(self, joint):
         if self.dealer is not None and self.dealer_bid is None:
