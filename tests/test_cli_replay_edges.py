@@ -138,3 +138,13 @@ def test_almost_right_records_replay_or_raise_a_gops_error(record):
         replay_record(record)
     except GopsError:
         pass
+
+
+def test_a_file_whose_name_starts_with_a_brace_is_read_as_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "{odd}.json").write_text(json.dumps(GOOD))
+    result = gopskit("replay", "{odd}.json", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["scores"] == [2, 1]
+    inline = gopskit("replay", json.dumps(GOOD), "--json")  # the record itself on the command line
+    assert inline.returncode == 0 and json.loads(inline.stdout)["scores"] == [2, 1]

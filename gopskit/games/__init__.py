@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import os
 from collections.abc import Mapping
 
 from ..errors import OptionError, RecordError
@@ -65,9 +66,16 @@ def load_record(source) -> dict:
     if isinstance(source, (bytes, bytearray)):
         return parse_record(decode_record(bytes(source)))
     text = str(source)
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith("{") and not _is_file(text):  # a file called "{...}.json" is still a file
         return parse_record(text)
     return parse_record(decode_record(_read_file(text)))
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return len(text) < 4096 and "\n" not in text and os.path.isfile(text)
+    except (OSError, ValueError):
+        return False
 
 
 def _read_file(path: str) -> bytes:
