@@ -134,7 +134,13 @@ def check_matrix_screen(explorer: ex.MatrixExplorer, A: np.ndarray, figures: lis
         row_ax = fig.axes[0]
         ticks = [t.get_text() for t in row_ax.get_xticklabels()]
         if len(live_cols) == 2:
-            assert [line.get_label() for line in row_ax.get_lines()[:len(live_rows)]] == [rows[i] for i in live_rows]
+            lines = row_ax.get_lines()
+            assert [line.get_label() for line in lines[:len(live_rows)]] == [rows[i] for i in live_rows]
+            for line, i in zip(lines, live_rows):  # payoff when the other plays its first column with chance q
+                q, gain = line.get_xdata(), line.get_ydata()
+                assert np.allclose(gain, A[i, live_cols[0]] * q + A[i, live_cols[1]] * (1 - q))
+            share = report.col_mix[live_cols[0]] / report.col_mix[live_cols].sum()
+            assert any(np.allclose(line.get_xdata(), share) for line in lines)  # the other's equilibrium mix
         else:
             assert ticks == [rows[i] for i in live_rows]
             sub = A[np.ix_(live_rows, live_cols)]
@@ -249,46 +255,61 @@ def test_the_explorers_figures_keep_every_label_inside_and_apart():
 
 # ----------------------------------------------------- strategy explorer ---
 @functools.lru_cache(maxsize=None)
-def goofspiel_value(hand: tuple, opp: tuple, prizes: tuple, prize=None) -> float:
-    """Backward induction with an LP per turn: points, ties discarded (independent of the kit's solver)."""
+def goofspiel_value(hand: tuple, opp: tuple, prizes: tuple, prize=None, lead: int = 0, objective: str = "points") -> float:
+    """Backward induction with an LP per turn, ties discarded (independent of the kit's solver).
+
+    "points": the expected point difference still to come; "win": the chance
+    of winning minus the chance of losing, given the ``lead`` so far.
+    """
     if not prizes:
-        return 0.0
+        return float(np.sign(lead)) if objective == "win" else 0.0
     if prize is None:
-        return float(np.mean([goofspiel_value(hand, opp, prizes, p) for p in prizes]))
-    return lp_value(turn_matrix(hand, opp, prizes, prize))
+        return float(np.mean([goofspiel_value(hand, opp, prizes, p, lead, objective) for p in prizes]))
+    return lp_value(turn_matrix(hand, opp, prizes, prize, lead, objective))
 
 
-def turn_matrix(hand, opp, prizes, prize) -> np.ndarray:
+def turn_matrix(hand, opp, prizes, prize, lead=0, objective="points") -> np.ndarray:
     rest = tuple(p for p in prizes if p != prize)
-    return np.array([[np.sign(a - b) * prize + goofspiel_value(tuple(c for c in hand if c != a),
-                                                               tuple(c for c in opp if c != b), rest)
-                      for b in opp] for a in hand])
+
+    def after(a, b):
+        won = np.sign(a - b) * prize
+        later = goofspiel_value(tuple(c for c in hand if c != a), tuple(c for c in opp if c != b), rest,
+                                None, lead + int(won), objective)
+        return later if objective == "win" else won + later
+
+    return np.array([[after(a, b) for b in opp] for a in hand])
 
 
-POSITIONS = [("all", "all", "all"), ("2 3", "1 3", "1 2"), ("1 3", "2 3", "2 3"), ("3", "1", "2"),
-             ("1 2", "2 3", "1 3")]
+POSITIONS = [("all", "all", "all", 0, "points"), ("2 3", "1 3", "1 2", 0, "points"),
+             ("1 3", "2 3", "2 3", 0, "points"), ("3", "1", "2", 0, "points"), ("1 2", "2 3", "1 3", 0, "points"),
+             ("all", "all", "all", 0, "win"), ("1 2", "1 3", "2 3", 1, "win"), ("2 3", "1 3", "1 3", -2, "win")]
 
 
-@pytest.mark.parametrize("hand, opp, prizes", POSITIONS)
-def test_strategy_explorer_agrees_with_backward_induction(hand, opp, prizes, monkeypatch):
+@pytest.mark.parametrize("hand, opp, prizes, lead, objective", POSITIONS)
+def test_strategy_explorer_agrees_with_backward_induction(hand, opp, prizes, lead, objective, monkeypatch):
     figures = capture_figures(monkeypatch)
     explorer = ex.StrategyExplorer(num_cards=3)
+    explorer.objective.value = objective
     explorer.hand.value, explorer.opp_hand.value, explorer.prizes.value = hand, opp, prizes
+    explorer.lead.value = lead
     explorer.refresh()
+    assert explorer.last_error is None
     H, O, P = (data.parse_cards(t, 3, "x") for t in (hand, opp, prizes))
+    truth = functools.partial(goofspiel_value, lead=lead, objective=objective)
     status = explorer.status
     assert not NOISE.search(status), status
+    assert ("expected points ahead" in status) == (objective == "points")
     worth = re.search(r"Worth (\S+) to you", status).group(1)
-    assert abs(read_number(worth) - goofspiel_value(H, O, P)) <= tolerance(worth)
+    assert abs(read_number(worth) - truth(H, O, P)) <= tolerance(worth)
     if "stays worth 0" in status:
-        assert all(abs(goofspiel_value(H, O, P, p)) < 1e-9 for p in P)
-        assert ("symmetry" in status) == (H == O)
+        assert all(abs(truth(H, O, P, p)) < 1e-9 for p in P)
+        assert ("symmetry" in status) == (H == O and lead == 0)
     else:
         parts = status.split("turned: ")[1].rstrip(".").split(", ")
         shown = dict(part.split(" ")[1:] for part in parts)
         assert set(shown) == {str(p) for p in P}
         for p in P:
-            assert abs(read_number(shown[str(p)]) - goofspiel_value(H, O, P, p)) <= tolerance(shown[str(p)])
+            assert abs(read_number(shown[str(p)]) - truth(H, O, P, p)) <= tolerance(shown[str(p)])
     # the heat map: each column is an optimal mixed bid for that prize, as the cells print it
     fig = figures[-1]
     ax = fig.axes[0]
@@ -298,7 +319,7 @@ def test_strategy_explorer_agrees_with_backward_induction(hand, opp, prizes, mon
         printed[int(round(y)), int(round(x))] = read_number(text.get_text())
     assert [t.get_text() for t in ax.get_xticklabels()] == [str(p) for p in P]
     for j, p in enumerate(P):
-        M = turn_matrix(H, O, P, p)
+        M = turn_matrix(H, O, P, p, lead, objective)
         assert abs(printed[:, j].sum() - 1) < 0.02
         assert (printed[:, j] @ M >= lp_value(M) - 0.02 * (np.abs(M).max() + 1)).all()
 
