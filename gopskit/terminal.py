@@ -16,7 +16,7 @@ from .cards import card_name, parse_rank
 from .errors import GopsError
 from .games.goofspiel import Goofspiel
 
-NAMES = ("You", "Bot")
+NAMES = ("You", "the bot")  # as explanations name players; a sentence starts with a capital
 
 
 def _ask(prompt: str, legal, read) -> int | None:
@@ -36,6 +36,13 @@ def _ask(prompt: str, legal, read) -> int | None:
         print(f"  {text!r} is not a card you hold. Type one of: {', '.join(map(card_name, legal))} (or quit to stop).")
 
 
+def _range_text(cards: int) -> str:
+    """The cards of a hand, as people say them: ``'A, 2-10, J, Q, K'``, ``'A to 6'``, ``'A'``."""
+    if cards == 13:
+        return "A, 2-10, J, Q, K"
+    return card_name(1) if cards == 1 else f"{card_name(1)} to {card_name(cards)}"
+
+
 def _input(prompt):
     try:
         return input(prompt)
@@ -50,7 +57,7 @@ def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, rea
     agents = seat_agents(rules, [human, machine])
     state = start_game(rules, agents, seed)
     print(f"Goofspiel with {cards} cards against the {machine.name} bot. Highest bid wins the prize; "
-          f"ties: {ties}. Type a card (A, 2-10, J, Q, K) for each prize, or quit to stop.")
+          f"ties: {ties}. Type a card ({_range_text(cards)}) for each prize, or quit to stop.")
     while not state.is_terminal():
         obs = state.observation(0)
         offer = " + ".join(card_name(c) for c in obs.offer)
@@ -61,7 +68,8 @@ def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, rea
             print("\nGame stopped.")
             return 1
         event = state.apply({0: card, 1: machine.act(state.observation(1))})
-        print("  " + event.explain(NAMES))
+        text = event.explain(NAMES)
+        print("  " + text[0].upper() + text[1:])
     you, them = state.scores()
     verdict = "You win!" if you > them else "The bot wins." if them > you else "A draw."
     print(f"\nFinal score: you {you}, bot {them}. {verdict}")

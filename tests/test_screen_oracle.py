@@ -706,6 +706,8 @@ def test_terminal_game_names_cards_as_the_boards_do(capsys):
     assert not BAD_ARTICLES.search(out), out
     assert not re.search(r"wins? the 1[1-3]\b|with an? 1[1-3]\b|bid 1[1-3]\b", out), out
     assert "Game stopped" not in out, "typing Q (the Queen) stopped the game"
+    assert not re.search(r"\(You bid|between You|\(Bot bid", out), out
+    assert "Type a card (A, 2-10, J, Q, K)" in out
     assert "with an 8" in out or "bid 8" in out
 
 

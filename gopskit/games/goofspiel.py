@@ -254,7 +254,8 @@ class TurnResult:
 
 
 def _lower(name: str) -> str:
-    return name[0].lower() + name[1:] if name.startswith("Player") else name
+    """A name inside a sentence: ``Player 2`` and ``You`` lose their capital; other names keep it."""
+    return name[0].lower() + name[1:] if name.startswith("Player") or name == "You" else name
 
 
 @dataclasses.dataclass(frozen=True)
