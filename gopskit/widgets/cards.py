@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..cards import SUIT_NAMES, SUIT_SYMBOLS, rank_name
+from ..cards import SUIT_NAMES, SUIT_SYMBOLS, card_name
 
 RED = "#c62828"
 BLACK = "#1b1b1b"
@@ -34,7 +34,7 @@ def goofspiel_rank(value: int, ace_high: bool = False) -> str:
     >>> goofspiel_rank(1), goofspiel_rank(10), goofspiel_rank(13)
     ('A', '10', 'K')
     """
-    return rank_name(int(value))
+    return card_name(int(value))
 
 
 def card_label(rank: str, suit: str) -> str:
