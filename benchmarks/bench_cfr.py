@@ -15,7 +15,7 @@ import time
 
 from gopskit.games.goofspiel import Goofspiel
 from gopskit.solvers._cfr_tree import build_tree
-from gopskit.solvers.cfr import bluff_frequency, cfr, game_value
+from gopskit.solvers.cfr import cfr, game_value, low_prize_overbid_share
 
 VARIANTS = {"hidden bids": dict(hidden_bids=True), "blind": dict(blind=True),
             "defeat the dealer": dict(defeat_the_dealer=True)}
@@ -51,7 +51,7 @@ def main(argv=None):
                 shown = "  ".join(f"{t}:{e:.4f}" for t, e in points)
                 print(f"  {'CFR+' if plus else 'CFR '} {seconds:6.1f}s  exploitability at iteration {shown}")
             print(f"  CFR+: value to seat 1 {game_value(solution):+.4f}, "
-                  f"bids above a low prize {bluff_frequency(solution):.1%}")
+                  f"bids above a low prize {low_prize_overbid_share(solution):.1%}")
 
 
 if __name__ == "__main__":

@@ -123,12 +123,12 @@ def test_hidden_information_helpers():
         hidden.possible_bids(4, 1, "draw")
 
 
-def test_hidden_bids_equilibrium_bluffs_and_beats_honesty():
+def test_hidden_bids_equilibrium_bids_off_the_prize_and_beats_honesty():
     from gopskit.course import hidden
 
     solution = hidden.solve("hidden bids", num_cards=3, iterations=100)
     assert hidden.exploitability(solution) < 0.05
-    bluffs = hidden.bluffing(hidden.solve("hidden bids"))
+    bluffs = hidden.off_prize_bids(hidden.solve("hidden bids"))
     assert 0.1 < bluffs.high_on_low < 0.6 and 0 < bluffs.low_on_high < 0.6
     assert hidden.exploitability(hidden.solve("hidden bids")) < 0.01
 

@@ -9,7 +9,7 @@ from gopskit.errors import AgentError, GopsError
 from gopskit.games.goofspiel import Goofspiel
 from gopskit.solvers._cfr_tree import build_tree, node_history, observation_code, replay_node
 from gopskit.solvers.cfr import (
-    best_response_value, bid_given_prize, bluff_frequency, cfr, exploitability, game_value, solve_cfr,
+    best_response_value, bid_given_prize, cfr, exploitability, game_value, low_prize_overbid_share, solve_cfr,
     strategy_exploitability, strategy_table,
 )
 
@@ -193,14 +193,24 @@ def test_policy_reads_real_observations_and_refuses_strangers():
         solution.policy(other)
 
 
-def test_bid_table_and_bluff_frequency_are_consistent():
+def test_bid_table_and_low_prize_overbid_share_are_consistent():
     solution = solve_cfr(Goofspiel(num_cards=4, hidden_bids=True), 300)
     probs, mass = bid_given_prize(solution, 0)
     assert probs.sum(axis=1) == pytest.approx([1, 1, 1, 1])
     assert mass.sum() == pytest.approx(3.0)  # three turns with a choice per hand
     by_hand = (mass[0] * probs[0, 1:].sum() + mass[1] * probs[1, 2:].sum()) / (mass[0] + mass[1])
-    assert bluff_frequency(solution, 0) == pytest.approx(by_hand)
-    assert 0.05 < bluff_frequency(solution) < 0.95  # the equilibrium does overbid low prizes sometimes
+    assert low_prize_overbid_share(solution, 0) == pytest.approx(by_hand)
+    assert 0.05 < low_prize_overbid_share(solution) < 0.95  # the equilibrium does overbid low prizes sometimes
+
+
+def test_the_old_bluff_name_is_gone():
+    """The share is not a bluff measure (the open-bid game overbids low prizes nearly as often): no old name."""
+    import gopskit.solvers
+    import gopskit.solvers.cfr as cfr_module
+
+    assert not hasattr(cfr_module, "bluff_frequency")
+    with pytest.raises(AttributeError):
+        gopskit.solvers.bluff_frequency
 
 
 def test_strategy_table_reaches_sum_to_one_per_turn():

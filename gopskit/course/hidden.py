@@ -8,8 +8,9 @@ Three two-player variants hide something (rules in ``docs/rules/goofspiel.md``):
   face up; the other player bids knowing the dealer's card but not the prize.
 
 :func:`solve` runs CFR+ (:mod:`gopskit.solvers.cfr`) on one hand of a variant
-and keeps the result for the process; :func:`bluffing` summarises how often
-the equilibrium bids high on a low prize or low on a high one;
+and keeps the result for the process; :func:`off_prize_bids` summarises how
+often the equilibrium bids high on a low prize or low on a high one (not
+bluffing by itself: the open game's equilibrium does it nearly as often);
 :func:`outcome_grid` is the picture of an information set; and
 :func:`possible_bids` is the deduction a player makes from "who won".
 
@@ -42,7 +43,8 @@ from ..errors import OptionError
 from ..games.goofspiel import Goofspiel
 from ..solvers._cfr_tree import build_tree
 from ..agents import make_agent
-from ..solvers.cfr import agent_strategies, best_response_value, bid_given_prize, cfr, game_value, solve_cfr
+from ..solvers.cfr import (agent_strategies, best_response_value, bid_given_prize, cfr, game_value,
+                           low_prize_overbid_share, solve_cfr)
 from ..solvers.cfr import exploitability as cfr_exploitability
 
 VARIANTS = {
@@ -106,27 +108,29 @@ def game_value_of(solution) -> float:
     return game_value(solution)
 
 
-class Bluffing(NamedTuple):
-    """How one seat of an equilibrium bids against the prize.
+class OffPrize(NamedTuple):
+    """How often one seat of an equilibrium bids away from the prize.
 
     ``high_on_low``: among turns with a choice and a prize in the low half,
-    the chance of a bid above the prize; ``low_on_high``: among turns with
-    a prize in the high half, the chance of a bid below it.
+    the chance of a bid above the prize
+    (:func:`gopskit.solvers.cfr.low_prize_overbid_share`); ``low_on_high``:
+    among turns with a prize in the high half, the chance of a bid below it.
+    Neither is a bluff on its own: ordinary mixing does both with bids shown
+    too. :meth:`BluffControl.bluff` takes the difference from the open game.
     """
 
     high_on_low: float
     low_on_high: float
 
 
-def bluffing(solution, player: int = 0) -> Bluffing:
-    """Measure :class:`Bluffing` from the equilibrium's bid-given-prize table."""
+def off_prize_bids(solution, player: int = 0) -> OffPrize:
+    """Measure :class:`OffPrize` from the equilibrium's bid-given-prize table."""
     probs, mass = bid_given_prize(solution, player)
     n = probs.shape[0]
-    low, high = range(1, n // 2 + 1), range(n - n // 2 + 1, n + 1)
-    above = sum(mass[p - 1] * probs[p - 1, p:].sum() for p in low)
+    high = range(n - n // 2 + 1, n + 1)
     below = sum(mass[p - 1] * probs[p - 1, : p - 1].sum() for p in high)
-    low_mass, high_mass = sum(mass[p - 1] for p in low), sum(mass[p - 1] for p in high)
-    return Bluffing(float(above / low_mass) if low_mass else 0.0, float(below / high_mass) if high_mass else 0.0)
+    high_mass = sum(mass[p - 1] for p in high)
+    return OffPrize(low_prize_overbid_share(solution, player), float(below / high_mass) if high_mass else 0.0)
 
 
 def first_turn_information_sets(variant: str, num_cards: int = 4, player: int = 0) -> int:
@@ -166,17 +170,17 @@ class BluffControl(NamedTuple):
     ``above[variant][p - 1]``: the chance of a bid above prize ``p``;
     ``below[variant][p - 1]``: of a bid below it (turns with a choice,
     weighted by how often play reaches them). ``summary[variant]`` is the
-    :class:`Bluffing` pair.
+    :class:`OffPrize` pair.
     """
 
     above: dict
     below: dict
     summary: dict
 
-    def bluff(self) -> Bluffing:
+    def bluff(self) -> OffPrize:
         """What hiding the bids adds: hidden minus open, for both statistics."""
         hidden, shown = self.summary["hidden bids"], self.summary[CONTROL]
-        return Bluffing(hidden.high_on_low - shown.high_on_low, hidden.low_on_high - shown.low_on_high)
+        return OffPrize(hidden.high_on_low - shown.high_on_low, hidden.low_on_high - shown.low_on_high)
 
 
 def bluff_control(num_cards: int = 4, player: int = 0) -> BluffControl:
@@ -188,7 +192,7 @@ def bluff_control(num_cards: int = 4, player: int = 0) -> BluffControl:
         n = probs.shape[0]
         above[variant] = [float(probs[p - 1, p:].sum()) for p in range(1, n + 1)]
         below[variant] = [float(probs[p - 1, : p - 1].sum()) for p in range(1, n + 1)]
-        summary[variant] = bluffing(solution, player)
+        summary[variant] = off_prize_bids(solution, player)
     return BluffControl(above, below, summary)
 
 
@@ -317,6 +321,6 @@ def _play_out(rules, first_bids, my_bid, my_hand, honesty):
     return total
 
 
-__all__ = ["BluffControl", "Bluffing", "CONTROL", "INFOSET_EXERCISE", "InformationSetValues", "SpendthriftDealer",
-           "bluff_control", "information_set_values", "mostly_honest_policy", "spendthrift_dealer", "ITERATIONS", "OUTCOMES", "VARIANTS", "bluffing", "convergence", "dealer_gap", "exploitability", "game_value_of",
+__all__ = ["BluffControl", "OffPrize", "CONTROL", "INFOSET_EXERCISE", "InformationSetValues", "SpendthriftDealer",
+           "bluff_control", "information_set_values", "mostly_honest_policy", "spendthrift_dealer", "ITERATIONS", "OUTCOMES", "VARIANTS", "off_prize_bids", "convergence", "dealer_gap", "exploitability", "game_value_of",
            "first_turn_information_sets", "outcome", "outcome_grid", "possible_bids", "rules_for", "solve"]

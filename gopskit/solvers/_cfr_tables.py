@@ -1,4 +1,4 @@
-"""Reading a CFR solution: the average strategy per information state, and bluffing summaries.
+"""Reading a CFR solution: the average strategy per information state, and what it bids on each prize.
 
 Re-exported by :mod:`gopskit.solvers.cfr`.
 """
@@ -120,14 +120,21 @@ def bid_given_prize(solution, player: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return np.divide(table, mass[:, None], out=np.zeros_like(table), where=mass[:, None] > 0), mass
 
 
-def bluff_frequency(solution, player: int | None = None) -> float:
-    """How often the solution bids *above* the prize when the prize is low.
+def low_prize_overbid_share(solution, player: int | None = None) -> float:
+    """How often the solution bids a card *above* the prize when the prize is low.
 
     Precisely: among the turns where the player has a choice and the prize
     card is in the low half (value at most ``num_cards // 2``), weighted by
-    how often equilibrium play reaches them, the probability that the bid
-    card is higher than the prize card. ``player=None`` averages both seats.
-    An honest bidder who matches the prize scores 0.
+    how often play reaches them when both follow the average strategy, the
+    probability that the bid card is higher than the prize card.
+    ``player=None`` averages both seats. A bidder who always matches the
+    prize scores 0.
+
+    This is a description of the strategy, not a measure of bluffing: the
+    equilibrium of the ordinary game, where bids are shown, overbids low
+    prizes nearly as often (lesson 3 compares the two). The part that is due
+    to hidden information is the difference between a hidden-information
+    game and its open control, not this share on its own.
     """
     seats = (0, 1) if player is None else (player,)
     above = total = 0.0

@@ -36,8 +36,8 @@ from ._cfr_tree import GameTree, build_tree, observation_code
 
 __all__ = [
     "CFRSolution", "CFRStep", "InfoStateStrategy", "TurnSeen", "best_response_value", "bid_given_prize",
-    "bluff_frequency", "cfr", "exploitability", "game_value", "solve_cfr", "strategy_exploitability",
-    "strategy_table",
+    "cfr", "exploitability", "game_value", "low_prize_overbid_share", "solve_cfr",
+    "strategy_exploitability", "strategy_table",
 ]
 
 
@@ -245,7 +245,7 @@ def game_value(solution: CFRSolution) -> float:
     return float(values[0])
 
 
-from ._cfr_tables import InfoStateStrategy, TurnSeen, bid_given_prize, bluff_frequency, strategy_table  # noqa: E402
+from ._cfr_tables import InfoStateStrategy, TurnSeen, bid_given_prize, low_prize_overbid_share, strategy_table  # noqa: E402
 
 
 def agent_strategies(tree: GameTree, agent) -> list[np.ndarray | None]:
