@@ -25,6 +25,8 @@ tournament tables, figures' labels) formats through these functions:
 ('0.33', '0.125', '0')
 >>> number(2.5), number(7 / 3), number(1234567.5), number(float('nan'))
 ('2.5', '7/3', '1234567.5', 'n/a')
+>>> number(0.3), number(0.75), number(1 / 1001), number(1000 / 1001)
+('0.3', '3/4', '0.000999', '0.999')
 """
 
 from __future__ import annotations
@@ -70,8 +72,11 @@ def number(value, places: int = 2, fractions: bool = True, max_denominator: int 
     ``places``: decimals kept when the value is not whole (trailing zeros
     dropped: ``0.5``, not ``0.50``); ``fractions``: write values that are
     exactly a fraction with denominator up to ``max_denominator`` as that
-    fraction (below 1 always: ``1/2``, ``2/3``; above 1 only when the
-    decimals would not be exact: ``7/3`` but ``2.5``). ``None`` and NaN read ``n/a``; infinities ``∞`` / ``-∞``.
+    fraction when its decimals would not be exact (``1/3``, ``7/3``, ``1/8``)
+    and for halves and quarters below 1 (``1/2``, ``3/4``); tenths and fifths
+    stay decimals (``0.3``, ``2.5``). A value that rounding would turn into
+    a whole number it is not (``0.000999`` into ``0``) keeps a few
+    significant figures instead. ``None`` and NaN read ``n/a``; infinities ``∞`` / ``-∞``.
     """
     if value is None:
         return "n/a"
@@ -90,12 +95,16 @@ def number(value, places: int = 2, fractions: bool = True, max_denominator: int 
     if fractions:
         exact = _fraction(value, max_denominator)
         if exact is not None and exact.denominator > 1 and abs(exact.numerator) <= 99 and (
-                abs(value) < 1 or not _terminates(exact, places)):
+                not _terminates(exact, places) or (abs(value) < 1 and exact.denominator in (2, 4))):
             return f"{exact.numerator}/{exact.denominator}"
     text = f"{value:.{max(0, int(places))}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    text = "0" if text in ("-0", "") else text
+    if "." not in text and abs(value - float(text)) > 1e-6:
+        # rounding would hide the value (0.000999 as 0, 0.999 as 1): keep a few significant figures
+        text = significant(value, max(1, int(places)) + 1)
+    return text
 
 
 def fixed(value, places: int = 2) -> str:

@@ -24,7 +24,7 @@ from test_browser import APP_TIMEOUT_MS, browser, open_app, page, status_text  #
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 EXAMPLES = Path(__file__).parents[1] / "examples" / "students"
-NOISE = re.compile(r"\d\.\d{5,}|\d[eE][-+]?\d|(?<![\w.])-0\.00(?!\d)")
+NOISE = re.compile(r"\d\.0*[1-9]\d{4,}|\d[eE][-+]?\d|(?<![\w.])-0\.00(?!\d)")
 
 
 @pytest.fixture(scope="module")

@@ -49,7 +49,8 @@ def parse_matrix(text: str) -> np.ndarray:
         raise GopsError("type the row player's payoffs as numbers (like 3, -1.5 or 2/3), one row a line, "
                         "e.g. '1 -1' then '-1 1'") from None
     if not values or len({len(r) for r in values}) != 1:
-        raise GopsError("every row needs the same number of payoffs (at least one)")
+        counts = ", ".join(str(len(r)) for r in values) or "none"
+        raise GopsError(f"every row needs the same number of payoffs (at least one); the rows hold {counts}")
     if len(values) > 8 or len(values[0]) > 8:
         raise GopsError("the explorer shows games up to 8 x 8")
     return np.array(values)
@@ -100,7 +101,7 @@ def matrix_report(payoffs) -> MatrixReport:
 
 def _clean_mix(mix) -> np.ndarray:
     """A mixed strategy without noise: tiny weights are 0, the rest still sums to 1."""
-    mix = np.where(np.abs(np.asarray(mix, float)) < 1e-9, 0.0, np.asarray(mix, float))
+    mix = np.where(np.abs(np.asarray(mix, float)) < 1e-7, 0.0, np.asarray(mix, float))  # below HiGHS's tolerance
     return mix / mix.sum()
 
 
@@ -117,7 +118,8 @@ def steps_text(report: MatrixReport, shown_steps: int) -> str:
     total = len(report.steps)
     if total == 0:
         m, n = report.payoffs.shape
-        return f"No strategy is strictly dominated here: all {_count(m, 'row')} and {_count(n, 'column')} stay in play."
+        every = "all " if m * n > 1 else ""
+        return f"No strategy is strictly dominated here: {every}{_count(m, 'row')} and {_count(n, 'column')} stay in play."
     rows, cols = survivors_after(report, shown_steps)
     left = total - shown_steps
     now = f"{_count(len(rows), 'row')} and {_count(len(cols), 'column')} in play"
@@ -153,7 +155,7 @@ def render_matrix_html(report: MatrixReport, row_labels, col_labels, shown_steps
 
 def mix_text(mix, labels) -> str:
     """A strategy in words: ``'heads 1/2, tails 1/2'`` (zero weights left out), or ``'always tails'``."""
-    weights = [(label, clean(p)) for label, p in zip(labels, mix) if clean(p) > 1e-9]
+    weights = [(label, clean(p)) for label, p in zip(labels, mix) if clean(p) > 1e-7]
     if len(weights) == 1:
         return f"always {weights[0][0]}"
     return ", ".join(f"{label} {number(p)}" for label, p in weights)
@@ -196,6 +198,8 @@ def parse_labelled_matrix(text: str):
     names, numbers_only = [], []
     for line in lines:
         parts = line.replace(",", " ").split()
+        if parts and parts[0].lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise GopsError(f"payoffs are ordinary numbers, not {parts[0]!r}")
         if parts and not _is_number(parts[0]):
             names.append(parts[0].replace("_", " "))
             parts = parts[1:]

@@ -152,7 +152,7 @@ class MatrixExplorer(Explorer):
         r, (rows, cols) = self.report, self.labels
         size = f"{_count(len(r.rows), 'row')} × {_count(len(r.cols), 'column')}"
         left = (f"Left after {_count(len(r.steps), 'step')} of dominance: {size}." if r.steps
-                else f"Nothing is strictly dominated: all {size} stay.")
+                else f"Nothing is strictly dominated: {'all ' if len(r.rows) * len(r.cols) > 1 else ''}{size} stay.")
         self._summary.value = (
             f'<div class="gopskit-summary"><h3>Value {escape(number(r.value))}</h3>'
             f"<div>Row player plays: {escape(mix_text(r.row_mix, rows))}</div>"
