@@ -9,7 +9,10 @@ the figure measures the tournament machinery: sandboxes, batching, the engine.
     .venv/bin/python benchmarks/bench_tournament.py --entries 10 --games 20 --hostile
 
 ``--hostile`` adds the broken entries of ``tests/data/students`` (they raise,
-sleep, exit, bid 99, ...), to see what a class with broken code costs.
+sleep, exit, bid 99, ...), to see what a class with broken code costs, and,
+under bubblewrap only, the attacks of ``tests/data/hostile`` (escapes, bombs;
+never run those with the fence alone). ``benchmarks/bench_sandbox.py``
+reports the attacks one by one.
 
 Measured on the development machine (2 cores shared with other jobs):
 
@@ -31,6 +34,7 @@ import resource
 import tempfile
 import time
 
+from gopskit.arena.sandbox import isolation, isolation_report
 from gopskit.arena.tournament import Tournament
 from gopskit.games.goofspiel import Goofspiel
 
@@ -56,6 +60,7 @@ STYLES = {
 
 
 HOSTILE = pathlib.Path(__file__).parents[1] / "tests" / "data" / "students"
+ATTACKS = pathlib.Path(__file__).parents[1] / "tests" / "data" / "hostile"
 GOOD_TEST_FILES = {"copycat.py", "one_higher.py", "remembers.py", "lucky.py"}
 
 
@@ -68,6 +73,12 @@ def write_class(folder: pathlib.Path, entries: int, hostile: bool = False) -> No
         for path in sorted(HOSTILE.glob("*.py")):
             if path.name not in GOOD_TEST_FILES:
                 (folder / f"broken_{path.name}").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        if isolation() == "bubblewrap":
+            for path in sorted(ATTACKS.glob("*.py")):
+                (folder / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        else:
+            print("The attacks of tests/data/hostile are left out: no bubblewrap here, and the fence alone "
+                  "would let them loose on this machine.")
 
 
 def main() -> None:
@@ -78,6 +89,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=None, help="helper processes (default: one per core, up to 4)")
     parser.add_argument("--hostile", action="store_true", help="add the broken entries of tests/data/students")
     args = parser.parse_args()
+    print(f"Isolation: {isolation_report()}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = pathlib.Path(tmp) / "class"
         folder.mkdir()
