@@ -27,7 +27,7 @@ PIP_SAYS = awk '/^Collecting /{print "  gopskit: getting " $$2; fflush()} \
 	/^Successfully installed/{print "  gopskit: installed " NF-2 " packages"; fflush()} \
 	/^ERROR/{print; fflush()} /^__pip_exit=/{code=substr($$0,12)} \
 	END{if (code != 0) print "gopskit: the installation failed; the whole story is in $(VENV)/pip.log"; exit code}'
-PIP_INSTALL = $(BIN)/python -m pip install --disable-pip-version-check --progress-bar off
+PIP_INSTALL = PYTHONUNBUFFERED=1 $(BIN)/python -m pip install --disable-pip-version-check --progress-bar off
 
 $(VENV)/bin/python:
 	@echo "gopskit: creating a Python environment in $(VENV) (once)."

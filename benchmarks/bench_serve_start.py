@@ -104,7 +104,7 @@ def main() -> None:
     print(f"make serve on a fresh clone ({'no pip cache' if args.no_cache else 'with pip cache'}), "
           f"Python {sys.version.split()[0]}:")
     for at, text in lines:
-        if text.startswith("gopskit:"):
+        if text.strip().startswith("gopskit:"):
             print(f"  {at:6.1f} s  {text}")
     longest = max((b[0] - a[0] for a, b in zip(lines, lines[1:])), default=0.0)
     print(f"  longest silence between two lines of output: {longest:.0f} s")

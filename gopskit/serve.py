@@ -278,14 +278,15 @@ def add_limit_options(parser: argparse.ArgumentParser, hidden: bool = False) -> 
                         help=f"memory one open app may use, in MB (default {Limits.kernel_memory_mb})")
     if hidden:
         for flag, field in (("--cull-after", "cull_idle_seconds"), ("--cull-every", "cull_interval_seconds"),
-                            ("--pages-per-minute", "pages_per_minute"), ("--buffer-messages", "buffer_max_messages")):
+                            ("--pages-per-minute", "pages_per_minute"), ("--buffer-messages", "buffer_max_messages"),
+                            ("--max-pending-bytes", "max_pending_bytes")):
             parser.add_argument(flag, type=int, default=getattr(Limits, field), dest=field)
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
     """The :class:`Limits` of parsed options (a bad value raises :class:`GopsError`)."""
     extra = {f: getattr(args, f) for f in ("cull_idle_seconds", "cull_interval_seconds", "pages_per_minute",
-                                           "buffer_max_messages") if hasattr(args, f)}
+                                           "buffer_max_messages", "max_pending_bytes") if hasattr(args, f)}
     return Limits(max_kernels=args.max_kernels, kernel_memory_mb=args.kernel_memory, **extra)
 
 

@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import psutil
@@ -29,19 +30,27 @@ from gopskit.server.kernel_launcher import FRIENDLY
 
 pytestmark = pytest.mark.slow
 
+MB = 1 << 20
+LOGS: dict[int, Path] = {}
 MAX_KERNELS = 3
 CULL_AFTER, CULL_EVERY = 4, 2
 OPTIONS = [f"--max-kernels={MAX_KERNELS}", f"--cull-after={CULL_AFTER}", f"--cull-every={CULL_EVERY}",
-           "--pages-per-minute=1000", "--kernel-memory=1024"]
-MB = 1 << 20
+           "--pages-per-minute=1000", "--kernel-memory=1024", f"--max-pending-bytes={2 * MB}"]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    log = open(tmp_path_factory.mktemp("serve") / "server.log", "w")
+    path = tmp_path_factory.mktemp("serve") / "server.log"
+    log = open(path, "w")
     with background_server(preheat=False, log=log, options=OPTIONS) as url:
+        LOGS[background_server.pid] = path
         yield url, psutil.Process(background_server.pid)
     log.close()
+
+
+def server_log(process: psutil.Process) -> str:
+    """What the server has written to its log (the fixture's file)."""
+    return Path(LOGS[process.pid]).read_text()
 
 
 def kernels(process: psutil.Process) -> list[psutil.Process]:
@@ -110,6 +119,59 @@ def test_request_states_without_the_binary_subprotocol_stays_bounded(server):
     after = process.memory_info().rss
     assert after - before < 100 * MB, f"server grew {(after - before) / MB:.0f} MB"
     assert get(f"{url}/voila/render/nothing-here.ipynb", timeout=10)[0] == 404  # still answering
+
+
+def open_channels(url: str, kernel_id: str, **options) -> websocket.WebSocket:
+    return websocket.create_connection(f"{url.replace('http', 'ws')}/api/kernels/{kernel_id}/channels"
+                                       f"?session_id={uuid.uuid4().hex}", timeout=5, **options)
+
+
+def test_a_client_that_never_reads_is_disconnected(server):
+    """Ask for the tournament's widget states (60 KB each) 1,500 times, read nothing: cut off, not buffered.
+
+    The server here lets 2 MB wait for a page (32 MB by default)."""
+    url, process = server
+    status, page = get(f"{url}/voila/render/tournament.ipynb")
+    kernel_id = re.search(r'kernelId[^0-9a-f]*([0-9a-f-]{36})', page).group(1)
+    before = process.memory_info().rss
+    ws = open_channels(url, kernel_id)
+    session = uuid.uuid4().hex
+    comm = uuid.uuid4().hex
+    ws.send(message("comm_open", {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}}, session))
+    closed, deadline, peak = False, time.monotonic() + 60, before
+    try:
+        for _ in range(1500):  # each request its own message (the kernel refuses a repeated signature)
+            ws.send(message("comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}, session))
+    except (websocket.WebSocketException, OSError):
+        closed = True
+    while not closed and time.monotonic() < deadline:
+        peak = max(peak, process.memory_info().rss)
+        assert peak - before < 400 * MB, f"server grew {(peak - before) / MB:.0f} MB"
+        time.sleep(1)
+        # the server closes its side; our unread data still fills our buffer, so ask the server's log
+        closed = "bytes waiting unread" in server_log(process)
+    ws.close()
+    assert closed, "the server kept buffering for a client that does not read" + server_log(process)[-3000:]
+    time.sleep(2)
+    assert process.memory_info().rss - before < 150 * MB
+    assert get(f"{url}/voila/render/nothing-here.ipynb", timeout=10)[0] == 404
+
+
+def test_one_kernel_takes_a_bounded_number_of_websockets(server):
+    url, _ = server
+    status, page = get(f"{url}/voila/render/classroom.ipynb")
+    kernel_id = re.search(r'kernelId[^0-9a-f]*([0-9a-f-]{36})', page).group(1)
+    sockets = []
+    try:
+        for _ in range(6):
+            sockets.append(open_channels(url, kernel_id))
+        time.sleep(1)
+        with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+            sockets.append(open_channels(url, kernel_id))
+        assert refused.value.status_code == 429
+    finally:
+        for ws in sockets:
+            ws.close()
 
 
 def test_forged_part_counts_are_dropped(server):

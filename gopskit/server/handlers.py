@@ -37,7 +37,8 @@ import json
 import time
 
 from jupyter_server.utils import url_path_join
-from tornado.web import RedirectHandler
+from tornado.web import HTTPError, RedirectHandler
+from tornado.websocket import WebSocketClosedError
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
@@ -109,7 +110,31 @@ def message_type(message, v1: bool) -> str | None:
 
 
 class SafeKernelWebsocketHandler(VoilaKernelWebsocketHandler):
-    """Voila's websocket handler with headers read by :func:`message_type`; forged counts dropped."""
+    """Voila's websocket handler, bounded.
+
+    Headers are read by :func:`message_type`; binary messages with forged
+    counts are dropped; a kernel takes at most ``max_connections_per_kernel``
+    websockets; a page that lets more than ``max_pending_bytes`` wait unsent
+    (it does not read what it asked for) is disconnected.
+    """
+
+    def _limits(self):
+        return self.settings.get("gopskit_limits")
+
+    async def pre_get(self):
+        limits = self._limits()
+        connections = getattr(self.kernel_manager, "_kernel_connections", {}).get(self.kernel_id, 0)
+        if limits is not None and connections >= limits.max_connections_per_kernel:
+            self.log.warning("gopskit: refused websocket %d on kernel %s from %s", connections + 1,
+                             self.kernel_id, self.request.remote_ip)
+            raise HTTPError(429, "too many connections to this app's kernel")
+        return await super().pre_get()
+
+    def _pending_bytes(self) -> int:
+        """Bytes written to this websocket that the client has not taken yet (tornado's write buffer)."""
+        stream = getattr(self.ws_connection, "stream", None)
+        buffer = getattr(stream, "_write_buffer", None)
+        return len(buffer) if buffer is not None else 0
 
     def on_message(self, ws_message):
         if not well_formed(ws_message, self.selected_subprotocol == V1_PROTOCOL):
@@ -118,9 +143,19 @@ class SafeKernelWebsocketHandler(VoilaKernelWebsocketHandler):
         return super().on_message(ws_message)
 
     def write_message(self, message, binary=False):
+        if self.ws_connection is None:  # closed: as tornado says it (Jupyter Server expects this error)
+            raise WebSocketClosedError()
         v1 = self.selected_subprotocol == V1_PROTOCOL
         if message_type(message, v1) == "execute_input":
             return None  # the notebook's code stays on the server
+        limits = self._limits()
+        if limits is not None and self.ws_connection is not None and \
+                self._pending_bytes() > limits.max_pending_bytes:
+            if not self.ws_connection.is_closing():
+                self.log.warning("gopskit: disconnected %s: %d bytes waiting unread on kernel %s",
+                                 self.request.remote_ip, self._pending_bytes(), self.kernel_id)
+                self.close(1008, "too much unread data")
+            return None
         return super(VoilaKernelWebsocketHandler, self).write_message(message, binary)
 
 

@@ -66,6 +66,9 @@ def install_friendly_errors() -> None:
     original = ZMQInteractiveShell._showtraceback
 
     def _showtraceback(self, etype, evalue, stb):
+        if isinstance(etype, type) and issubclass(etype, KeyboardInterrupt):  # the server stopping a busy kernel
+            _to_terminal("gopskit kernel: interrupted (the server is stopping it)")
+            return original(self, ServerError, FRIENDLY, [FRIENDLY])
         _to_terminal("gopskit kernel: an error reached the kernel (the page shows a short message):\n"
                      + "\n".join(stb or []))
         return original(self, ServerError, FRIENDLY, [FRIENDLY])

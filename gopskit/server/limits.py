@@ -76,6 +76,11 @@ class Limits:
     * ``pages_per_minute``: page loads one network address may start in a
       minute; beyond it the page says to wait.
     * ``max_message_bytes``: the largest message a browser may send.
+    * ``max_pending_bytes``: bytes waiting to be sent to one page; a page that
+      does not read them (a hostile client asking for widget states and never
+      reading) is disconnected instead of growing the server.
+    * ``max_connections_per_kernel``: websockets open on one kernel (a page
+      needs one).
     """
 
     max_kernels: int | None = None
@@ -86,6 +91,8 @@ class Limits:
     buffer_max_bytes: int = 16 << 20
     pages_per_minute: int = 60
     max_message_bytes: int = 4 << 20
+    max_pending_bytes: int = 32 << 20
+    max_connections_per_kernel: int = 6
 
     def __post_init__(self):
         if self.max_kernels is None:
@@ -98,6 +105,8 @@ class Limits:
         _check_whole("message buffer size", self.buffer_max_bytes, 1024, 1 << 32, "bytes")
         _check_whole("page loads per minute", self.pages_per_minute, 1, 10**5, "per address")
         _check_whole("largest browser message", self.max_message_bytes, 1024, 1 << 30, "bytes")
+        _check_whole("bytes waiting for one page", self.max_pending_bytes, 1 << 16, 1 << 32, "bytes")
+        _check_whole("connections per kernel", self.max_connections_per_kernel, 1, 1000, "websockets")
 
     @property
     def freed_within_seconds(self) -> int:
