@@ -13,7 +13,8 @@ width:
 
 At 1920 the app is centred and uses at least three quarters of the width, and
 the text sizes are read with ``getComputedStyle`` over every visible
-text (text inside an SVG counts at its size on screen): nothing under 16 px,
+text (text inside an SVG counts at its size on screen, and a matplotlib chart's
+labels, drawn as glyph paths, by the height of their line): nothing under 16 px,
 the apps' body text at 18 px or more (the app's own size, and at least 80 %
 of what is written). Card pictures are left out: they are pictures, and
 their size is the card's.
@@ -79,6 +80,14 @@ TEXTS_JS = """
   }
   const roots = Array.from(document.querySelectorAll('.gopskit-board, .gopskit-classroom-app'))
     .filter(el => el.getClientRects().length).map(el => parseFloat(getComputedStyle(el).fontSize));
+  // matplotlib draws text as glyph paths (<g id="text_N"> of <use>): its size on screen is the height of
+  // the line it draws (a line of digits and letters is about 0.8 of the font size high)
+  for (const group of document.querySelectorAll('svg g[id^="text_"]')) {
+    const glyphs = group.querySelectorAll('use').length, box = group.getBoundingClientRect();
+    if (glyphs < 2 || !box.width || group.closest('[aria-hidden="true"]')) continue;
+    texts.push({text: `chart text of ${glyphs} glyphs`, size: Math.round(Math.min(box.width, box.height) / 0.8 * 10) / 10,
+                chars: 0, where: 'svg.' + group.id});
+  }
   const boxes = Array.from(document.querySelectorAll('.gopskit-board, .gopskit-classroom-app'))
     .filter(el => el.getClientRects().length && !el.parentElement.closest('.gopskit-board, .gopskit-classroom-app'))
     .map(el => { const r = el.getBoundingClientRect(); return [Math.round(r.left), Math.round(window.innerWidth - r.right)]; });
