@@ -149,7 +149,7 @@ def _voila_app_class(limits: Limits | None = None):
             self.tornado_settings = {
                 **self.tornado_settings,
                 "gopskit_limits": limits,
-                "gopskit_pace": Pace(limits.pages_per_minute),
+                "gopskit_pace": Pace(limits.pages_per_minute, pace_loopback=limits.pace_loopback),
                 "websocket_max_message_size": limits.max_message_bytes,
                 # a page whose computer went to sleep is noticed within a minute (Jupyter's pings, in ms)
                 "ws_ping_interval": 30_000,
@@ -281,12 +281,15 @@ def add_limit_options(parser: argparse.ArgumentParser, hidden: bool = False) -> 
                             ("--pages-per-minute", "pages_per_minute"), ("--buffer-messages", "buffer_max_messages"),
                             ("--max-pending-bytes", "max_pending_bytes")):
             parser.add_argument(flag, type=int, default=getattr(Limits, field), dest=field)
+        parser.add_argument("--pace-loopback", action="store_true", help="pace this computer's own page loads too")
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
     """The :class:`Limits` of parsed options (a bad value raises :class:`GopsError`)."""
     extra = {f: getattr(args, f) for f in ("cull_idle_seconds", "cull_interval_seconds", "pages_per_minute",
                                            "buffer_max_messages", "max_pending_bytes") if hasattr(args, f)}
+    if getattr(args, "pace_loopback", False):
+        extra["pace_loopback"] = True
     return Limits(max_kernels=args.max_kernels, kernel_memory_mb=args.kernel_memory, **extra)
 
 

@@ -241,12 +241,15 @@ def test_logout_is_a_redirect_to_the_apps(server):
 
 
 def test_a_fast_address_is_asked_to_wait(tmp_path):
-    with background_server(preheat=False, options=["--pages-per-minute=3"],
+    with background_server(preheat=False, options=["--pages-per-minute=3", "--pace-loopback"],
                            log=open(tmp_path / "server.log", "w")) as url:
         statuses = [get(f"{url}/voila/render/nothing-here.ipynb", timeout=10)[0] for _ in range(5)]
         assert statuses == [404, 404, 404, 429, 429]
         body = get(f"{url}/voila/render/index.ipynb", timeout=10)[1]
         assert "Too many pages" in body and "Traceback" not in body
+    with background_server(preheat=False, options=["--pages-per-minute=3"],
+                           log=open(tmp_path / "server2.log", "w")) as url:  # this computer itself is not paced
+        assert [get(f"{url}/voila/render/nothing-here.ipynb", timeout=10)[0] for _ in range(5)] == [404] * 5
 
 
 def test_a_memory_hog_gets_a_memory_error_not_the_machine():

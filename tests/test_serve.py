@@ -165,6 +165,9 @@ def test_headers_are_read_safely_whatever_the_counts_say():
 def test_pace_allows_a_number_of_loads_a_minute_per_address():
     from gopskit.server.handlers import Pace
 
+    local = Pace(per_minute=1, pace_loopback=False)
+    assert all(local.allow("127.0.0.1", now=0) for _ in range(5))
+    assert local.allow("10.0.0.7", now=0) and not local.allow("10.0.0.7", now=1)
     pace = Pace(per_minute=2, max_addresses=3)
     assert [pace.allow("a", now=t) for t in (0, 1, 2)] == [True, True, False]
     assert pace.allow("b", now=2) and pace.allow("a", now=61.5)

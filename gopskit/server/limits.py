@@ -74,7 +74,9 @@ class Limits:
       page whose connection dropped (replayed when it reconnects); beyond
       either, the buffer is dropped.
     * ``pages_per_minute``: page loads one network address may start in a
-      minute; beyond it the page says to wait.
+      minute; beyond it the page says to wait. The serving computer itself
+      (loopback) is not paced unless ``pace_loopback``: the teacher's own
+      browser, and the kit's tests and benchmarks, open many pages at once.
     * ``max_message_bytes``: the largest message a browser may send.
     * ``max_pending_bytes``: bytes waiting to be sent to one page; a page that
       does not read them (a hostile client asking for widget states and never
@@ -93,6 +95,7 @@ class Limits:
     max_message_bytes: int = 4 << 20
     max_pending_bytes: int = 32 << 20
     max_connections_per_kernel: int = 6
+    pace_loopback: bool = False
 
     def __post_init__(self):
         if self.max_kernels is None:
