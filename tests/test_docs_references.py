@@ -11,8 +11,15 @@ OUTSIDE = re.compile(r"DESIGN\.md|STYLE\.md|GAMES\.md|\.\./shared|/work/shared")
 
 
 def tracked_text_files() -> list[Path]:
-    names = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    """The project's text files: git's list, or (outside a git checkout) a walk that skips build folders."""
     keep = (".py", ".md", ".ipynb", ".txt", ".toml", ".cfg", ".j2", ".html", ".sh", ".json")
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode == 0:
+        names = listed.stdout.split()
+    else:
+        skip = {".git", ".venv", "node_modules", "build", "dist", "__pycache__", ".ipynb_checkpoints"}
+        names = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*")
+                 if p.is_file() and not skip & set(p.relative_to(ROOT).parts) and not p.name.endswith(".egg-info")]
     return [ROOT / n for n in names if n.endswith(keep) and n != "tests/test_docs_references.py"]
 
 
