@@ -397,11 +397,13 @@ class SandboxWorker:
             command, cwd = [sys.executable, "-s", "-B", "-P", str(WORKER_SCRIPT)], self.home
             env = _worker_environment(str(self.home))
         try:
-            return subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, env=env, start_new_session=True, pass_fds=fds)
+            process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL, env=env, start_new_session=True, pass_fds=fds)
         finally:
             for fd in fds:
                 os.close(fd)
+        weakref.finalize(self, _kill_if_running, process)  # a worker dropped without close() stops too
+        return process
 
     def _config(self) -> dict:
         bubblewrap = self.isolation == "bubblewrap"
@@ -763,6 +765,16 @@ def collect_all(workers) -> list[dict]:
                 if worker._reading.deadline <= now and not _readable(fd):
                     worker._on_deadline()
     return [w._finish() for w in workers]
+
+
+def _kill_if_running(process: subprocess.Popen) -> None:
+    """Kill a sandbox's process group if that process was never waited for (its pid is still ours)."""
+    try:
+        if process.returncode is None and process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
