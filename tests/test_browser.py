@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gopskit.serve import background_server
+from test_browser_layout import SCROLLERS_JS, TEXTS_JS, text_size_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -116,7 +117,11 @@ def test_goofspiel_whole_game_against_a_bot(server, page, tmp_path):
     shots = Path(os.environ.get("GOPSKIT_SCREENSHOTS") or tmp_path)  # the docs' pictures of a finished game
     for width, height in ((1920, 1080), (1280, 900)):
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(250)  # then as tall as the app: Voila's shell scrolls inside the page
+        page.wait_for_timeout(250)
+        if width == 1920:  # the end of a game (summary, chart, turn table) reads on a projector too
+            problems = text_size_problems(page.evaluate(TEXTS_JS)) + page.evaluate(SCROLLERS_JS)
+            assert not problems, problems
+        # then as tall as the app: Voila's shell scrolls inside the page
         page.set_viewport_size({"width": width, "height": max(height, page.evaluate(PAGE_HEIGHT_JS))})
         page.wait_for_timeout(150)
         page.screenshot(path=str(shots / f"goofspiel-game-over-{width}.png"))

@@ -286,4 +286,6 @@ def test_join_waits_for_the_browser_link_and_cannot_join_twice(tmp_path):
     teacher.create()
     app.join("Ann", teacher.code)
     assert app.phase == "lobby" and app.last_error is None
+    app.join("Ann", teacher.code)  # a second click that was queued behind the first
+    assert "taken" not in app._message.value and "Welcome" in app._message.value
     assert len(teacher.store.overview(teacher.teacher_key).players) == 1

@@ -380,8 +380,8 @@ class StudentApp(widgets.VBox):
         a second click cannot join twice, and a slow first join is not mistaken
         for a click that did nothing.
         """
-        if self._join_button.disabled and self._join_button.description == "Joining…":
-            return
+        if self.player_key is not None or self._join_button.description == "Joining…":
+            return  # a second click queued behind the first: this page has joined already
         self._join_button.disabled, self._join_button.description = True, "Joining…"
         self.show_message("Joining the room…")
         try:
