@@ -4,7 +4,9 @@
 change files only inside its own folder, read Python's library, and nothing
 else; starting processes, sockets, calling C through ``ctypes`` and raising
 its own limits are refused with :class:`PermissionError`. Audit hooks are a
-classroom fence, not a security boundary.
+classroom fence, not a security boundary: under bubblewrap they only give
+friendly messages, and the operating system holds the line (see
+:mod:`gopskit.arena.sandbox`).
 
 >>> fence = Fence("/tmp/entry-x", ())
 >>> fence._allowed("/tmp/entry-x/notes.txt", write=True), fence._allowed("/etc/passwd", write=False)

@@ -28,9 +28,15 @@ Guards, each a rule of the tournament (docs/tournaments.md):
 * ``print`` output is captured into a capped buffer, never the protocol pipe;
 * an audit hook (PEP 578) refuses to open, list or change files outside the
   entry's own folder (the Python library excepted, read-only), to start
-  processes, to use sockets and to call C functions through ``ctypes``.
-  Audit hooks are a classroom fence, not a security boundary: run a
-  tournament of truly hostile code inside a container.
+  processes, to use sockets and to call C functions through ``ctypes``,
+  with a ``PermissionError`` a student can read.
+
+None of these is a boundary: they run inside the student's own process, and
+a determined strategy can switch them off. The boundary is outside: under
+bubblewrap this process has its own namespaces, a read-only system, a
+seccomp filter, limits set here before the student's file is loaded (hard
+limits: they cannot be raised again), and the parent keeps the clock and
+kills the whole sandbox (see :mod:`gopskit.arena.sandbox`).
 """
 
 import importlib.util
