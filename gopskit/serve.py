@@ -210,6 +210,8 @@ def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = P
     """
     folder = notebooks_dir()
     limits = limits or Limits()
+    # ready kernels count against the cap: keep them only when they leave most of it to pages
+    preheat = preheat and limits.max_kernels > 2 * len(PREHEATED)
     argv = voila_argv(folder, port, open_browser, preheat, host, limits)
     print(f"gopskit: serving the apps in {folder} (Ctrl-C stops).", flush=True)
     print(f"gopskit: at most {limits.max_kernels} apps open at once, {limits.kernel_memory_mb} MB each; "

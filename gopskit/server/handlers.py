@@ -239,12 +239,16 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
         if getattr(manager, "is_full", lambda: False)() and not manager.get_pool_size(notebook):
             manager.refused += 1
             return self._room_full()
-        try:
-            return await super().get(path)
-        except RoomFull:
-            if self._headers_written:  # pragma: no cover - the kernel starts before the first byte
-                return self.finish()
-            return self._room_full()
+        for attempt in (1, 2):
+            try:
+                return await super().get(path)
+            except RoomFull:
+                if self._headers_written:  # pragma: no cover - the kernel starts before the first byte
+                    return self.finish()
+                # a ready kernel that could not be started when the room was full: once more, cold
+                if attempt == 2 or manager.is_full():
+                    break
+        return self._room_full()
 
 
 def bounded_handlers(handlers: list, base_url: str, landing: str) -> list:
