@@ -23,6 +23,7 @@ setup-dev: $(VENV)/.installed-dev
 # pip's output, shortened to one line per library fetched (a fresh install takes minutes:
 # never silent for long); the whole of it is kept in $(VENV)/pip.log. Exits with pip's status.
 PIP_SAYS = awk '/^Collecting /{print "  gopskit: getting " $$2; fflush()} \
+	/^ *Downloading / && !/\.metadata/{print "  gopskit:   downloading " $$2 " " $$3 $$4; fflush()} \
 	/^Installing collected packages/{print "  gopskit: unpacking the libraries (a minute or two, quiet)"; fflush()} \
 	/^Successfully installed/{print "  gopskit: installed " NF-2 " packages"; fflush()} \
 	/^ERROR/{print; fflush()} /^__pip_exit=/{code=substr($$0,12)} \

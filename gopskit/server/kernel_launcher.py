@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import signal
 import sys
 import warnings
 
@@ -97,6 +98,9 @@ def main(argv: list[str] | None = None) -> None:
     limit_memory(memory_mb)
     if not _is_ipykernel(cmd):
         os.execvp(cmd[0], cmd)
+    # the server interrupts kernels as it stops them; until ipykernel has its own handler, ignore that
+    # (ipykernel ignores SIGINT too when idle, and takes it only while running code)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     install_friendly_errors()
     from ipykernel import kernelapp
 
