@@ -289,3 +289,23 @@ def test_join_waits_for_the_browser_link_and_cannot_join_twice(tmp_path):
     app.join("Ann", teacher.code)  # a second click that was queued behind the first
     assert "taken" not in app._message.value and "Welcome" in app._message.value
     assert len(teacher.store.overview(teacher.teacher_key).players) == 1
+
+
+def test_a_page_saved_in_a_room_that_has_ended_offers_the_join_form_again(tmp_path):
+    url = str(tmp_path / "c.sqlite3")
+    old = TeacherApp(url)
+    old.create()
+    ann = StudentApp(url)
+    ann.join("Ann", old.code)
+    saved = ann.bridge.to_save
+    old.end()
+    old.end()
+    today = StudentApp(url)  # the next lesson, the same browser: its storage still holds last week's key
+    today.bridge.saved = saved
+    today.bridge.loaded = True
+    assert today.phase == "join" and today._join_box.layout.display != "none"
+    assert "has ended" in today._message.value
+    room = TeacherApp(url)
+    room.create()
+    today.join("Ann", room.code)
+    assert today.phase == "lobby" and today.room == room.code

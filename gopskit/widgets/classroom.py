@@ -395,6 +395,10 @@ class StudentApp(widgets.VBox):
     def resume(self, player_key: str) -> None:
         """Take up the student's place again (a reloaded page): same room, same seat."""
         lobby = self._open().lobby(player_key)
+        if lobby.status != "open":  # last lesson's room (the browser still holds its key): keep the form
+            self.show_message(f"Your last room, {pages.code_text(lobby.room)}, has ended: type your name and "
+                              "today's room code.")
+            return
         self._enter(player_key, lobby.room)
         self.show_message(f"Welcome back, {lobby.me}.")
 
