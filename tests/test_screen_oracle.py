@@ -231,14 +231,17 @@ CASES = [
     ("gops-for-three", {}, 6),
     ("gops-for-three", {"aces_pair": False}, 3),
     ("gops-for-three", {"deals": 2}, 2),
+    ("gops-for-three", {"bottom_joker": "nobody", "deals": 3, "target": 40}, 2),
     ("throps", {}, 5),
     ("throps", {"scoring_suit": "longest"}, 2),
+    ("throps", {"target": 120}, 1),
     ("gooseberry-fool", {}, 6),
     ("gooseberry-fool", {"target": 25}, 2),
     ("divide-and-conquer", {}, 10),
     ("divide-and-conquer", {"halves": 1}, 4),
     ("raj", {}, 6),
     ("raj", {"players": 4, "prize_order": "ascending"}, 2),
+    ("raj", {"players": 2, "carry_decides": "total", "prize_order": "descending"}, 2),
 ]
 
 
@@ -475,6 +478,7 @@ class Oracle:
         taker_col = next((head.index(h) for h in ("Won by", "Taken by") if h in head), None)
         for row in rows:
             before = len(events_of(fresh))
+            hands_before = len(fresh.hands) if isinstance(fresh, MatchState) else 1
             while len(events_of(fresh)) == before:
                 joint = {}
                 for p in fresh.to_move():
@@ -487,7 +491,8 @@ class Oracle:
                     assert len(match) == 1, f"{wanted!r} names {len(match)} legal moves of {self.names[p]}: {moves}"
                     joint[p] = match[0]
                 fresh.apply(joint)
-            now = self._score_now(fresh)
+            dealt = isinstance(fresh, MatchState) and len(fresh.hands) != hands_before
+            now = fresh.scores() if dealt else self._score_now(fresh)  # a deal just ended: its points are banked
             for p in range(self.players):
                 series[p].append(float(now[p]))
         assert fresh.is_terminal()
