@@ -17,6 +17,7 @@ import shutil
 import signal
 import socket
 import threading
+import warnings
 
 import pytest
 
@@ -245,8 +246,10 @@ def chaos_run(folder, seed, kill_seed=None):
     if kill_seed is not None:
         thread.start()
     try:
-        return Tournament(Goofspiel(num_cards=4), entries, games=2, seed=seed, limits=LIMITS, processes=1,
-                          concurrent_tables=3, exploitability=False).run(progress=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the fence run's loud warning (tested in test_sandbox.py)
+            return Tournament(Goofspiel(num_cards=4), entries, games=2, seed=seed, limits=LIMITS, processes=1,
+                              concurrent_tables=3, exploitability=False).run(progress=False)
     finally:
         stop.set()
         if kill_seed is not None:
