@@ -248,3 +248,20 @@ def test_the_size_rules_flag_small_labels_thin_body_text_and_a_left_aligned_app(
     assert text_size_problems(thin) == ["only 90 of 150 characters are at 18px or more"]
     left = {**good, "boxes": [[10, 710]]}  # a 1200px board at the left of a 1920px screen
     assert "centred" in text_size_problems(left)[0]
+
+
+def test_the_folder_and_error_pages_ask_nothing_of_another_host(server, browser):
+    """Voila's plain pages (the folder list, a missing app) use the kit's page too: no CDN link."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    try:
+        page.goto(f"{server}/voila/tree", timeout=LOAD_MS)
+        page.wait_for_load_state("networkidle", timeout=LOAD_MS)
+        assert "goofspiel.ipynb" in page.content()
+        answer = page.goto(f"{server}/voila/render/no-such-app.ipynb", timeout=LOAD_MS)
+        page.wait_for_load_state("networkidle", timeout=LOAD_MS)
+        assert answer.status == 404
+        assert outside_requests(server, requests) == []
+    finally:
+        page.close()
