@@ -216,6 +216,25 @@ def check_explanation(game: str, event, text: str, players: int):
         assert 1 <= int(number) <= players, text
     if game == "divide-and-conquer" and 12 in event.cards:
         assert "Q (12)" in text, f"the Queen's value is not said in {text!r}"
+    check_amounts(game, event, text)
+
+
+def check_amounts(game: str, event, text: str):
+    """The amounts a sentence names are the event's: deal totals, points, what a carried offer is worth."""
+    if game == "gops-for-three" and event.deal is not None:
+        totals = re.search(r"totals (-?\d+), (-?\d+), (-?\d+)", text)
+        assert totals and tuple(map(int, totals.groups())) == tuple(event.deal.totals), text
+        for p, points in enumerate(event.deal.points):
+            if points:
+                assert re.search(rf"player {p + 1}\b[^.;:]*? scores {points}\b", text.replace("Player", "player")), text
+    if game == "gooseberry-fool" and event.deal_points is not None:
+        said = dict(re.findall(r"player (\d) (\d+)", text.split("End of the deal:")[1]))
+        assert said == {str(p + 1): str(v) for p, v in enumerate(event.deal_points)}, text
+    if game == "throps" and event.deal is not None:
+        said = dict(re.findall(r"player (\d) scores (-?\d+)", text.replace("Player", "player")))
+        assert said == {str(p + 1): str(s.total) for p, s in enumerate(event.deal)}, text
+    if game == "raj" and len(event.offer) > 1 and event.outcome == "won":
+        assert f"(worth {event.points:+d})" in text, text
 
 
 # ------------------------------------------------------------- the cases ---
