@@ -467,8 +467,8 @@ def describe_profile(profile: dict) -> str:
     if r is None:
         return "always bids the same way, whatever the prize"
     if r >= 0.8:
-        gap = number(abs(offset), places=1, fractions=False)
-        where = "on average equal to it" if gap == "0" else f"on average {gap} {side} it"
+        gap = fixed(abs(offset), 1)
+        where = "on average equal to it" if gap == "0.0" else f"on average {gap} {side} it"
         return f"bids follow the prize closely (r = {fixed(r)}), {where}"
     if r >= 0.4:
         return f"bids rise with the prize, loosely (r = {fixed(r)}); matches it {percent(equal)} of the time"
