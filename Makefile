@@ -24,6 +24,7 @@ setup-dev: $(VENV)/.installed-dev
 # never silent for long); the whole of it is kept in $(VENV)/pip.log. Exits with pip's status.
 PIP_SAYS = awk '/^Collecting /{print "  gopskit: getting " $$2; fflush()} \
 	/^ *Downloading / && !/\.metadata/{print "  gopskit:   downloading " $$2 " " $$3 $$4; fflush()} \
+	/^Processing /{n = split($$2, part, "/"); print "  gopskit: getting " part[n]; fflush()} \
 	/^Installing collected packages/{print "  gopskit: unpacking the libraries (a minute or two, quiet)"; fflush()} \
 	/^Successfully installed/{print "  gopskit: installed " NF-2 " packages"; fflush()} \
 	/^ERROR/{print; fflush()} /^__pip_exit=/{code=substr($$0,12)} \
