@@ -210,7 +210,8 @@ class GameBoard(widgets.VBox):
             face.value = self._face_html(card, chosen)
             button.disabled = not (self._shown and card.legal)
             verb = "Play" if card.is_card else "Choose"
-            button.tooltip = f"{verb} {card.label()}" + (f" (key {card.key.upper()})" if card.key else "")
+            key = "1" if card.key == "a" and not card.is_card else card.key.upper()
+            button.tooltip = f"{verb} {card.label()}" + (f" (key {key})" if card.key else "")
             for cls in list(button._dom_classes):
                 if cls.startswith("gopskit-key-"):
                     button.remove_class(cls)

@@ -56,7 +56,8 @@ class GooseberryFoolView(CardTableView):
     def hand(self, state, seat):
         obs = state.observation(seat)
         if obs.goose_holder == seat:  # who takes the trick: a choice of players, not cards
-            return [HandCard(p, self.name(p), "", str(p + 1), True, name=self.name(p), is_card=False)
+            # keys 1, 2, 3 (the page's key handler reads 1 as the Ace's "a")
+            return [HandCard(p, self.name(p), "", "a" if p == 0 else str(p + 1), True, name=self.name(p), is_card=False)
                     for p in obs.legal_moves]
         return super().hand(state, seat)
 
