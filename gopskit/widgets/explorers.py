@@ -16,7 +16,6 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from ..errors import GopsError
 from ..numbers import number, signed, significant
 from ._guard import guarded
 from .assets import style_html
