@@ -258,3 +258,11 @@ def test_option_labels_say_what_0_means_and_seats_count_from_player_1():
     assert "0: one hand" in board._panel.controls["target"].description
     dealer.value = 1
     assert board._panel.values()["dealer"] == 1
+
+
+def test_gops_for_three_panel_plays_to_a_target_from_its_one_deal_default():
+    board = make_board("gops-for-three", seed=1)
+    board._panel.controls["target"].value = 40
+    board.reset()
+    assert board.last_error is None, board.status
+    assert board.rules.target == 40

@@ -301,7 +301,7 @@ class GameBoard(widgets.VBox):
         fill = getattr(self.view, "default_bots", None) or (self.view.bot_preference[0],)
         wanted = wanted_seats + [fill[k % len(fill)] for k in range(self.rules.num_players - len(wanted_seats))]
         self._panel = OptionsPanel(rules_class, self.view.option_specs(rules_class), self.rules.options(), wanted,
-                                   self.view.bot_preference)
+                                   self.view.bot_preference, settle=self.view.settle_options)
         self._title = widgets.HTML()
         self._new = widgets.Button(description="New game", icon="refresh", tooltip="Start a new game with these options")
         self._new.add_class("gopskit-new-game")

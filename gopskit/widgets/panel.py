@@ -51,9 +51,11 @@ def read_control(spec: OptionSpec, control: widgets.Widget):
 class OptionsPanel(widgets.VBox):
     """The controls for a game's options, plus one seat chooser per player."""
 
-    def __init__(self, rules_class, specs: list[OptionSpec], options: dict, seats: list[str], bot_preference=()):
+    def __init__(self, rules_class, specs: list[OptionSpec], options: dict, seats: list[str], bot_preference=(),
+                 settle=None):
         super().__init__()
         self.rules_class = rules_class
+        self.settle = settle or (lambda values: values)  # the view's say on options that depend on each other
         self.specs = [s for s in specs if s.name in rules_class.option_names()]
         defaults = rules_class()
         self.controls = {
@@ -77,7 +79,7 @@ class OptionsPanel(widgets.VBox):
 
     def rules(self):
         """The rules the panel describes; raises :class:`~gopskit.errors.OptionError` if they are not valid."""
-        return self.rules_class.from_options(self.values())
+        return self.rules_class.from_options(self.settle(self.values()))
 
     def seats(self) -> list[str]:
         return [c.value for c in self.seat_controls]

@@ -97,6 +97,10 @@ class GameView:
     def option_specs(self, rules_class: type[Rules]) -> list[OptionSpec]:
         return options_from_dataclass(rules_class)
 
+    def settle_options(self, values: dict) -> dict:
+        """The panel's options as the rules should get them (a game whose options depend on each other adjusts them)."""
+        return values
+
     # -- the human's hand --------------------------------------------------
     def hand(self, state: GameState, seat: int) -> list[HandCard]:
         """The cards of ``seat``'s hand row, legal ones clickable."""

@@ -9,7 +9,7 @@ middle total scores 0); the prize total it comes from is written under it.
 from __future__ import annotations
 
 from ...cards import card_name, rank_name
-from ...games.gops_for_three import ACE_HIGH, ACE_LOW, BOTTOM_JOKER_RULES, JOKER, deal_points, prize_total
+from ...games.gops_for_three import ACE_HIGH, ACE_LOW, BOTTOM_JOKER_RULES, JOKER, GopsForThree, deal_points, prize_total
 from .base import KEYS, OptionSpec
 from .table import CardTableView, Seat, current_hand
 
@@ -30,11 +30,18 @@ class GopsForThreeView(CardTableView):
     def option_specs(self, rules_class):
         return [
             OptionSpec("deals", "Deals", "int", low=1, high=10),
-            OptionSpec("target", "Play to (0: play the deals above)", "optional-int", low=0, high=1000, help="0: play the number of deals"),
+            OptionSpec("target", "Play to (0: play the deals above)", "optional-int", low=0, high=1000, help="0: play the number of deals; a target plays deals until someone reaches it"),
             OptionSpec("aces_pair", "Aces pair", "bool", help="two Aces tie whatever their declarations"),
             OptionSpec("bottom_joker", "Joker at the bottom", "choice", BOTTOM_JOKER_RULES),
             OptionSpec("max_deals", "At most deals", "int", low=1, high=1000, help="a game to a target stops after this many"),
         ]
+
+    def settle_options(self, values):
+        """A game to a target plays deals until someone reaches it: the number of deals then goes back to
+        its default, which the rules require (the board opens on one deal)."""
+        if values.get("target"):
+            values = {**values, "deals": GopsForThree().deals}
+        return values
 
     def face(self, card, seat=None):
         if card in (ACE_HIGH, ACE_LOW):
