@@ -92,7 +92,8 @@ class MatrixExplorer(Explorer):
         self._table = widgets.HTML()
         self._summary = widgets.HTML()
         self.game.observe(lambda _c: self.refresh(), "value")
-        self.steps.observe(lambda _c: self._draw_steps(), "value")
+        self._quiet = False
+        self.steps.observe(lambda _c: None if self._quiet else self._draw_steps(), "value")
         self.solve_button.on_click(lambda _b: self.refresh(custom=True))
         self._arrange(widgets.HBox([self.game, self.text, self.solve_button], layout=widgets.Layout(flex_flow="row wrap")),
                       widgets.HBox([self.play, self.steps]), widgets.HBox([self._table, self._summary],
@@ -121,8 +122,12 @@ class MatrixExplorer(Explorer):
             payoffs, *labels = preset(self.game.value)
             self.text.value = matrix_text(payoffs, *labels)
         self.report, self.labels = matrix_report(payoffs), tuple(labels)
-        self.steps.max = self.play.max = len(self.report.steps)
-        self.steps.value = self.play.value = 0
+        self._quiet = True  # one drawing below, not one per slider change
+        try:
+            self.steps.max = self.play.max = len(self.report.steps)
+            self.steps.value = self.play.value = 0
+        finally:
+            self._quiet = False
         self._draw_steps()
         self._draw_summary()  # last: once the summary shows the new game, everything else does too
 
@@ -276,6 +281,7 @@ class LearningExplorer(Explorer):
     @guarded
     def refresh(self) -> None:
         payoffs, rows, _cols = preset(self.game.value)
+        self._say(f"Running {self.iterations.value} iterations of {self.algorithm.value}…")  # CFR+ takes seconds
         self.trace = learning_trace(self.algorithm.value, payoffs, rows, self.iterations.value)
         self.frame.value = self.play.value = self.frames
         self._draw()
