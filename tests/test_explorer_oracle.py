@@ -326,9 +326,10 @@ def test_strategy_explorer_agrees_with_backward_induction(hand, opp, prizes, lea
 
 # ----------------------------------------------------- learning explorer ---
 @pytest.mark.parametrize("algorithm", ["fictitious play", "regret matching", "regret matching+"])
-def test_learning_explorer_shows_the_exploitability_of_the_mix_it_names(algorithm):
+def test_learning_explorer_shows_the_exploitability_of_the_mix_it_names(algorithm, monkeypatch):
     from gopskit.solvers import learning
 
+    figures = capture_figures(monkeypatch)
     explorer = ex.LearningExplorer(game="Biased Rock-Paper-Scissors", algorithm=algorithm, iterations=60)
     A, labels, _ = data.preset("Biased Rock-Paper-Scissors")
     if algorithm == "fictitious play":
@@ -347,6 +348,11 @@ def test_learning_explorer_shows_the_exploitability_of_the_mix_it_names(algorith
         assert read_number(written) == pytest.approx(nash_conv, rel=0.006, abs=1e-9)
         mix, tol = read_mix(status.split("row player's mix: ")[1], labels)
         assert np.allclose(mix, x, atol=tol)
+        # the picture ends where the status line is: the last point of each curve
+        mix_ax, exploit_ax = figures[-1].axes[:2]
+        assert exploit_ax.get_lines()[0].get_xdata()[-1] == iteration
+        assert exploit_ax.get_lines()[0].get_ydata()[-1] == pytest.approx(nash_conv, rel=1e-6, abs=1e-12)
+        assert [line.get_ydata()[-1] for line in mix_ax.get_lines()] == pytest.approx(list(x))
 
 
 @pytest.mark.parametrize("typed", ["1000 0\n0 1", "0.1 0.2\n0.3 0.4", "5", "1 2 3", "1/3 0\n0 2/3"])
