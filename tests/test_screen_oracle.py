@@ -275,6 +275,8 @@ HOT_SEATS = [
     ("gops-for-three", {}, ["human", "human", "gops3-proportional"]),
     ("divide-and-conquer", {}, ["human", "human"]),
     ("raj", {}, ["human", "human", "random"]),
+    ("throps", {}, ["human", "human", "human"]),
+    ("gooseberry-fool", {}, ["human", "human", "gooseberry-middler"]),
 ]
 
 
@@ -384,6 +386,8 @@ class Oracle:
                     key = (p, name) if self.game in ("goofspiel", "gops-for-three") else name
                     assert self.suits.setdefault(key, suit) == suit, f"{name} changed suit on screen"
             shown_hand = [n for n in faces(held) if n is not None]
+            if self.game in ("throps", "gooseberry-fool") and p != viewer:
+                assert not shown_hand, f"{self.names[p]}'s private hand is face up for {viewer}"
             if shown_hand:
                 assert sorted(shown_hand) == sorted(self.hand_names(p)), (shown_hand, self.hand_names(p))
 
