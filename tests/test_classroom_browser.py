@@ -154,6 +154,11 @@ def test_two_students_play_each_other_on_two_pages(classroom_server, chromium):
             page.set_viewport_size({"width": width, "height": max(height, page.evaluate(PAGE_HEIGHT_JS))})
             page.wait_for_timeout(150)
             page.screenshot(path=str(shots / f"{name}-{width}.png"))
+    for page in (teacher, ann):  # a phone: the pages in use wrap, nothing scrolls sideways
+        page.set_viewport_size({"width": 380, "height": 800})
+        page.wait_for_timeout(250)
+        assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
+        assert page.evaluate(SCROLLERS_JS) == []
     _check_the_store(store_path)
     (folder / "latency.json").write_text(json.dumps(latencies))
     print(f"\nbid-to-reveal on the other page, in a real browser: {[round(x, 3) for x in latencies]} s")
