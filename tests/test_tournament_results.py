@@ -413,6 +413,7 @@ def test_a_folder_alone_meets_the_standard_bots_as_the_readme_says(tmp_path):
     ranked = json.loads((tmp_path / "out" / "results.json").read_text())["ranking"]
     assert {r["name"] for r in ranked} == {"copy_the_prize", "one_above", *DEFAULT_BOTS}
     assert "Ranked by mean points per game" in run.stdout and "95% interval" in run.stdout
+    assert "Each entry against the next one down" in run.stdout
     assert all(r["exploitability"] is not None for r in ranked)  # 3 cards: every entry is solved
 
 
@@ -441,3 +442,13 @@ def test_compare_text_says_when_a_lead_is_only_noise():
                      [game(["a", "b"], [3, 1], [0])])
     assert lone.compare_text("a", "c") == "a and c never met."
     assert "too few to tell" in lone.compare_text("a", "b")
+
+
+def test_neighbours_compare_each_entry_with_the_next_one_down(small, capsys):
+    from gopskit.widgets.tournament import ranking_html
+
+    sentences = small.neighbours()
+    assert sentences == [small.compare_text("a", "b"), small.compare_text("b", "c")]
+    assert sentences[0].startswith("a scores 3.00 more than b per game")
+    assert "Each entry against the next one down" in ranking_html(small)
+    assert small.neighbours(limit=1) == sentences[:1]

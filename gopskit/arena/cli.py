@@ -175,6 +175,11 @@ def _report(results) -> None:
             print(f"  {'OK  ' if check['ok'] else 'FAIL'} {name}: {check['message']}")
         print()
     print(results.ranking_text())
+    neighbours = results.neighbours()
+    if neighbours:
+        print("\nEach entry against the next one down, where they met:")
+        for sentence in neighbours:
+            print(f"  {sentence}")
     forfeits = results.forfeits()
     if forfeits:
         print("\nForfeits (the forfeiting entry scores 0, the others the whole hand):")

@@ -205,6 +205,15 @@ class ResultSet:
         return (f"{first} scores {how} per game ({round(100 * level)}% interval {fixed(row['low'])} to "
                 f"{fixed(row['high'])}, {row['n']} deals): {verdict}.")
 
+    def neighbours(self, limit: int = 5, level: float = LEVEL) -> list[str]:
+        """:meth:`compare_text` for each entry against the next one down, from the top (``limit`` pairs).
+
+        The question a class asks of a ranking: is first really ahead of
+        second, or would another run swap them?
+        """
+        names = [row["name"] for row in self.ranking(level) if row["games"]]
+        return [self.compare_text(a, b, level) for a, b in list(zip(names, names[1:]))[:limit]]
+
     def ranking(self, level: float = LEVEL) -> list[dict]:
         """One row per entry, best first, by the rule :data:`RANKING_RULE` states.
 

@@ -85,6 +85,9 @@ def ranking_html(results) -> str:
     table = (_TABLE_STYLE + "<table class='gopskit-tournament-table'>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     table += f"<p class='gopskit-rule'><b>How the table is ranked.</b> {html.escape(RANKING_RULE)}</p>"
+    neighbours = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in results.neighbours())
+    if neighbours:
+        table += f"<p class='gopskit-rule'><b>Each entry against the next one down</b>, where they met:</p><ul>{neighbours}</ul>"
     table += ("<p class='gopskit-rule'><b>Exploitability</b> is what a perfect opponent who knows the entry's "
               "strategy wins against it per game (0: nobody can beat it).")
     if missing:
