@@ -96,7 +96,7 @@ CASES = {
         (4, "random opponent expects"), (7.5, "half of the 15"), (11, "ties as wins"), (10, "divides by 4"),
         (15, "every point"), (12, "too high"), (2, "too low"), ("8", "should be a number"), (True, "should be a number")]),
     "check_beats_match_prize": ([_beat], [
-        (_copy, "draw"), (_crash, "raised AttributeError"), (_no_return, "returned None"), (5, "should be a function"),
+        (_copy, "only draw"), (_crash, "raised AttributeError"), (_no_return, "returned None"), (5, "should be a function"),
         (lambda o: max(o.legal_moves) + 1, "not a card in your hand"), (lambda o: min(o.legal_moves), "leads you")]),
     "check_best_reply_points": ([9, 9.0], [
         (15, "forgot the 6"), (21, "every point"), (5, "5-card"), (0, "can be beaten"), (7, "not it"),
@@ -126,7 +126,7 @@ CASES = {
         (2, "should be a list")]),
     "check_blind_information_sets": ([1, 1.0], [(4, "could see the prize"), (24, "counts positions"),
                                                 (2, "not it"), ("one", "whole number")]),
-    "check_beats_honest": ([_beat], [(_copy, "draw"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
+    "check_beats_honest": ([_beat], [(_copy, "only draw"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                      (lambda o: min(o.legal_moves), "you lose")]),
     "check_information_set_values": ([{1: -13 / 8, 2: -7 / 4}, {1.0: -1.625, 2: -1.75}], [
         ({1: -2, 2: -2.5}, "knew they had bid 1"), ({1: -1.25, 2: -1}, "knew they had bid 2"),

@@ -254,3 +254,165 @@ def test_every_section_carries_its_timing_and_the_lesson_fits_one_period(lesson)
         minutes.append(int(match.group(1)))
     assert len(minutes) >= 5 and sum(minutes) <= PERIOD_MINUTES, f"lesson {lesson}: {minutes}"
     assert sum(minutes) >= 45, f"lesson {lesson}: {minutes} leave the period half empty"
+
+
+# ------------------------------------------- the reading of 23 Nov (H9) --
+ALL_TEACHERS = sorted(sync.TEACHER.glob("0[1-5]-*.ipynb"))
+
+
+def test_lesson_1_the_other_bots_do_worse_than_match_prize_against_random_exactly():
+    """The plot's claim, exactly for the small decks (every prize order, every random reply)."""
+    from gopskit.agents import make_agent
+    from gopskit.course.strategies import exact_lead
+
+    for n in (2, 3, 4):
+        leads = {bot: exact_lead(make_agent(bot), "random", n).mean for bot in ("match-prize", "one-higher", "greedy-high")}
+        assert leads["match-prize"] > max(leads["one-higher"], leads["greedy-high"]) + 0.4, (n, leads)
+    text = _text(_notebooks(1)["teacher"])
+    assert "(91 points in all)" not in text and "{sum(range(1, 14))} points in all" in text
+    assert "four cards or more" not in text and "four or more cards" not in text  # only 4 cards is computed
+
+
+def test_lesson_1_max_over_the_prize_gives_the_same_lead_as_the_average_against_match_prize():
+    """The teacher note on a common slip in exercise 4: against match-prize the prize order does not matter."""
+    @functools.lru_cache(maxsize=None)
+    def by_max(hand, prizes):
+        if not prizes:
+            return 0
+        return max(max(p * int(np.sign(c - p)) + by_max(tuple(x for x in hand if x != c), tuple(q for q in prizes if q != p))
+                       for c in hand) for p in prizes)
+
+    for n in (2, 3, 4):
+        for size in range(1, n + 1):
+            for hand in itertools.combinations(range(1, n + 1), size):
+                for prizes in itertools.combinations(range(1, n + 1), size):
+                    assert by_max(hand, prizes) == pure.lead_against_match_prize(hand, prizes), (hand, prizes)
+    assert "happens to give the same numbers" in _text(_notebooks(1)["teacher"])
+
+
+@pytest.mark.parametrize("lesson", [1, 3])
+def test_strategy_exercises_of_lessons_1_and_3_are_judged_exactly(lesson):
+    from gopskit.course.checks import check_beats_honest, check_beats_match_prize
+
+    def one_above(observation):
+        higher = [card for card in observation.legal_moves if card > observation.prize]
+        return min(higher) if higher else min(observation.legal_moves)
+
+    def strongest(observation):
+        return max(observation.legal_moves)
+
+    check = {1: check_beats_match_prize, 3: check_beats_honest}[lesson]
+    assert check(one_above).ok and "exact: every prize order" in check(one_above).text()
+    assert not check(strongest).ok  # judged over every prize order, never on a lucky sample
+    assert "lucky run cannot pass it" in _text(_notebooks(lesson)["student"])
+    assert "The check plays 100 games" not in _text(_notebooks(lesson)["student"])
+
+
+def test_lesson_2_duel_does_not_give_away_exercises_1_and_2():
+    """The duel used to print 'bid 2 one time in five' and +1.40 just above the exercises asking for p and the value."""
+    for version, nb in _notebooks(2).items():
+        cells = nb.cells
+        first_exercise = next(k for k, c in enumerate(cells) if "### Exercise 1" in c.source)
+        before = "\n".join(c.source for c in cells[:first_exercise])
+        assert "one time in five" not in before and "0.2, 0.8" not in before and "1/5" not in before, version
+        printed = "\n".join(o.get("text", "") for c in cells[:first_exercise] if c.cell_type == "code" for o in c.outputs)
+        assert "1.40" not in printed and "1.4 " not in printed, version
+    # the prose's ordering, recomputed with the cell's own seeds
+    rng = np.random.default_rng(3)
+    half = mixed.duel(list(rng.choice([2, 3], size=400)), seed=1).average
+    tenth = mixed.duel(list(rng.choice([2, 3], p=[0.1, 0.9], size=400)), seed=1).average
+    always_three = mixed.duel([3] * 40, seed=1).average
+    assert half < always_three < tenth < 1.4  # wrong proportions are punished; no mix beats the value
+    text = _text(_notebooks(2)["teacher"])
+    assert "half and half is punished too, and does worse than always 3" in text
+    assert "guarantee them the same number" not in text
+
+
+def test_lesson_2_parity_sentence_states_the_counts_the_cell_prints():
+    policy = mixed.first_turn_policy(8)
+    odd = policy[:, 0::2].sum(axis=1)  # bids 1, 3, 5, 7
+    one_sided = int(sum(max(o, 1 - o) >= 0.8 for o in odd))
+    peaks = [int(sum(1 for k, p in enumerate(row) if p > 1e-6 and (k == 0 or p > row[k - 1] + 1e-9)
+                     and (k == len(row) - 1 or p >= row[k + 1] - 1e-9))) for row in policy]
+    assert one_sided == len(policy) // 2 and min(peaks) >= 2
+    text = _text(_notebooks(2)["teacher"])
+    assert "Half of the rows put at least 80% of their weight on one parity, and every row has two or more peaks" in text
+    assert "Many rows put most of their weight on one parity" not in text  # true of every distribution
+
+
+def test_lesson_3_exercise_1_is_asked_before_the_picture_that_answers_it():
+    for version, nb in _notebooks(3).items():
+        sources = [c.source for c in nb.cells]
+        exercise = next(k for k, s in enumerate(sources) if s.startswith("### Exercise 1"))
+        picture = next(k for k, s in enumerate(sources) if s.startswith("plots.information_sets("))
+        assert exercise < picture, version
+        assert "predict, then check" in sources[exercise]
+
+
+def test_lesson_3_the_spendthrift_dealer_sentence_matches_the_engine():
+    spender = hidden.spendthrift_dealer()
+    assert spender.results == [1 - (2 + 3 + 4)]
+    text = _text(_notebooks(3)["teacher"])
+    assert "takes all three remaining prizes (2 + 3 + 4 = 9 points), so the dealer loses the hand by 8" in text
+    assert "beats it by one every time" not in text
+    assert "folk theorem" not in text  # that name belongs to repeated games
+
+
+def test_lesson_5_ben_takes_the_higher_middle_card_as_the_text_says():
+    from gopskit.course.classroom import ben
+
+    class Seen:
+        def __init__(self, cards):
+            self.legal_moves = cards
+
+    assert ben(Seen((1, 2, 3, 4))) == 3 and ben(Seen((1, 4))) == 4 and ben(Seen((1, 2, 4))) == 2
+    text = "\n".join(c.source for c in sync.read(sync.TEACHER / "05-class-tournament.ipynb").cells)
+    assert "the higher of the two middle ones: with four cards left, his third lowest; with two, his higher card" in text
+    assert "where an entry's mean would land in most reruns" not in text  # that is a prediction interval, not a CI
+
+
+def test_references_name_rhoads_consistently():
+    for path in [*ALL_TEACHERS, sync.LESSONS / "README.md"]:
+        text = path.read_text(encoding="utf-8")
+        assert "G. H. Rhoads" not in text, path.name
+
+
+# ----------------------------------------------------- LaTeX renders --
+MATHJAX_MACROS = {
+    "Delta", "Rightarrow", "big", "Big", "arg", "cdot", "dots", "epsilon", "equiv", "frac", "ge", "in", "infty", "le",
+    "left", "right", "mathbb", "mathbf", "max", "min", "mid", "pi", "propto", "quad", "sigma", "sqrt", "square", "sum",
+    "tau", "text", "tfrac", "times", "to", "top", "varepsilon", "ldots", "neq", "Pr", "prod", "alpha", "beta", "bar",
+    "lambda", "mu", "qquad", "leq", "geq", "cdots", "forall", "exists", "subseteq", "cup", "cap", "langle", "rangle",
+    "hat", "tilde", "operatorname", "mathcal", "ne", "setminus", "emptyset", "sim", "approx", "log", "exp", "pm",
+}
+
+
+def _math_spans(markdown: str) -> list[str]:
+    text = re.sub(r"`[^`]*`", "", markdown)  # code spans are not math
+    assert text.count("$") % 2 == 0, "an odd number of $ signs"
+    spans = re.findall(r"\$\$(.+?)\$\$", text, flags=re.S)
+    text = re.sub(r"\$\$(.+?)\$\$", "", text, flags=re.S)
+    assert text.count("$") % 2 == 0, "an inline $ without its partner"
+    return spans + re.findall(r"\$(.+?)\$", text, flags=re.S)
+
+
+@pytest.mark.parametrize("path", ALL_TEACHERS, ids=lambda p: p.name)
+def test_formal_track_latex_is_balanced_and_uses_macros_mathjax_knows(path):
+    for cell in sync.read(path).cells:
+        if cell.cell_type != "markdown" or "$" not in cell.source:
+            continue
+        for span in _math_spans(cell.source):
+            assert span.count("{") == span.count("}"), f"{path.name}: unbalanced braces in ${span}$"
+            assert span.count(r"\left") == span.count(r"\right"), f"{path.name}: \\left without \\right in ${span}$"
+            unknown = set(re.findall(r"\\([A-Za-z]+)", span)) - MATHJAX_MACROS
+            assert not unknown, f"{path.name}: macros {unknown} in ${span}$"
+            assert "\n\n" not in span, f"{path.name}: a blank line inside ${span}$ breaks the math"
+
+
+def test_lesson_2_the_lp_position_is_described_completely():
+    """The student must be able to rebuild the 3 x 3 table: which prize went first and which are still to come."""
+    assert mixed.LP_POSITION["prizes"] == (2, 3, 4) and mixed.LP_POSITION["prize"] == 3
+    A = _turn((1, 2, 3), (1, 2, 3), (2, 3, 4), 3)
+    assert np.allclose(A, mixed.lp_game().payoffs)
+    assert "the first prize of 4-card Gops, the 1 (a tie)" in _text(_notebooks(2)["student"])
+    assert "the 2 and the 4 are still to come" in _text(_notebooks(2)["student"])

@@ -103,21 +103,56 @@ def _sections(notebook: Path) -> list[tuple[str, int]]:
     return found
 
 
-def _guide_spans(number: int) -> list[int]:
+def _guide_rows(number: int) -> list[tuple[int, str]]:
+    """(minutes, what) for every row of lesson ``number``'s plan in the guide."""
     plan = re.split(r"^### Lesson ", GUIDE, flags=re.M)[number]
-    return [b - a for a, b in (tuple(map(int, m)) for m in re.findall(r"^\| (\d+)–(\d+) \|", plan, flags=re.M))]
+    return [(int(b) - int(a), what) for a, b, what in re.findall(r"^\| (\d+)–(\d+) \| ([^|]*) \|", plan, flags=re.M)]
 
 
-TIMED_LESSONS = sorted(n for n in range(1, 6) if _sections(next((LESSONS / "teacher").glob(f"0{n}-*.ipynb"))))
+def _guide_spans(number: int) -> list[int]:
+    return [minutes for minutes, _what in _guide_rows(number)]
 
 
-def test_lessons_4_and_5_time_every_section():
-    assert {4, 5} <= set(TIMED_LESSONS)
+def _notebook(number: int) -> Path:
+    return next((LESSONS / "teacher").glob(f"0{number}-*.ipynb"))
 
 
-@pytest.mark.parametrize("number", TIMED_LESSONS)
+def _exercises_per_section(notebook: Path) -> list[set[int]]:
+    """The exercise numbers ("### Exercise N") inside each timed section of a teacher notebook, in order."""
+    import nbformat
+
+    sections: list[set[int]] = []
+    for cell in nbformat.read(notebook, as_version=4).cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            if line.startswith("## "):
+                sections.append(set()) if TIMED.search(line) else sections.append(None)
+            elif (match := re.match(r"### Exercise (\d+)", line)) and sections and sections[-1] is not None:
+                sections[-1].add(int(match.group(1)))
+    return [found for found in sections if found is not None]
+
+
+def _exercises_named(row: str) -> set[int]:
+    """Exercise numbers a plan row names in bold: **exercise 2**, **exercises 1, 2**, **Exercise 3** (...)."""
+    named = set()
+    for bold in re.findall(r"\*\*([^*]+)\*\*", row):
+        if re.match(r"[Ee]xercises? ", bold):
+            named |= {int(n) for n in re.findall(r"\d+", bold)}
+    return named
+
+
+LESSON_NUMBERS = [1, 2, 3, 4, 5]
+
+
+def test_every_lesson_times_every_section():
+    timed = sorted(n for n in LESSON_NUMBERS if _sections(_notebook(n)))
+    assert timed == LESSON_NUMBERS
+
+
+@pytest.mark.parametrize("number", LESSON_NUMBERS)
 def test_teacher_timings_fit_one_period(number):
-    notebook = next((LESSONS / "teacher").glob(f"0{number}-*.ipynb"))
+    notebook = _notebook(number)
     sections = _sections(notebook)
     text = notebook.read_text(encoding="utf-8")
     headings = re.findall(r'"## [^"]*', text)
@@ -126,9 +161,29 @@ def test_teacher_timings_fit_one_period(number):
     assert sum(m for _h, m in sections) <= 50, f"lesson {number}: {sections} add up to more than 50 minutes"
 
 
-@pytest.mark.parametrize("number", [4, 5])
+@pytest.mark.parametrize("number", LESSON_NUMBERS)
 def test_guide_plan_lists_the_notebook_sections_with_their_times(number):
-    notebook = next((LESSONS / "teacher").glob(f"0{number}-*.ipynb"))
-    minutes = [m for _h, m in _sections(notebook)]
+    sections = _sections(_notebook(number))
+    rows = _guide_rows(number)
+    minutes = [m for _h, m in sections]
     assert _guide_spans(number) == minutes, (
         f"lesson {number}: the guide's plan {_guide_spans(number)} differs from the notebook's sections {minutes}")
+    for (heading, _m), (_minutes, what) in zip(sections, rows):
+        numbered = re.match(r"## (\d+) · ", heading)
+        label = f"{numbered.group(1)} · " if numbered else heading[3:].split(" ⏱")[0]
+        assert what.startswith(label), f"lesson {number}: the guide's row {what[:40]!r} is not section {label!r}"
+
+
+@pytest.mark.parametrize("number", LESSON_NUMBERS)
+def test_guide_plan_names_each_exercise_in_its_section(number):
+    in_notebook = _exercises_per_section(_notebook(number))
+    in_guide = [_exercises_named(what) for _minutes, what in _guide_rows(number)]
+    assert in_guide == in_notebook, (
+        f"lesson {number}: exercises per section, guide {in_guide} against notebook {in_notebook}")
+    assert set().union(*in_notebook) == set(range(1, max(set().union(*in_notebook)) + 1))
+
+
+def test_the_guide_describes_lesson_3_without_calling_mixing_bluffing():
+    overview = GUIDE[:GUIDE.index("## Two versions")]
+    assert "how often the equilibrium bluffs" not in overview
+    assert "open-bid control" in overview

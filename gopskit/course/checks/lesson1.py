@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import AgentError
 from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
-from ..pure import lead_against_match_prize, plan_label, plan_matrix, points_against_random, strictly_dominated_plans
-from ..strategies import strategy_problem, trial
+from ..pure import best_response, lead_against_match_prize, plan_label, plan_matrix, points_against_random, strictly_dominated_plans
+from ..strategies import exact_lead, strategy_problem
 from ._registry import checker
 
 E1, E2, E3, E4, E5 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4", "Exercise 5"
@@ -58,15 +59,19 @@ def check_beats_match_prize(strategy):
     problem = strategy_problem(strategy, num_cards=5, seed=3, opponent="match-prize")
     if problem:
         return wrong(E2, problem, "return one of the cards in observation.legal_moves")
-    row = trial(strategy, ["match-prize"], num_cards=5, games=100, seed=11).rows[0]
-    diff = row["mean difference"]
-    if diff > 0:
-        return correct(E2, f"you lead match-prize by {diff:.2f} points per game on average "
-                           "(the exact best reply leads by 5.00: it takes every prize but the 5).")
-    if diff == 0:
-        return wrong(E2, "every game was a draw: you bid exactly what match-prize bids",
+    try:
+        lead = exact_lead(strategy, "match-prize", 5, seed=11)  # every prize order: luck cannot pass or fail it
+    except AgentError as exc:
+        return wrong(E2, f"in one of the 5-card games {exc}", "return one of the cards in observation.legal_moves")
+    if lead.clearly_positive:
+        return correct(E2, f"you lead match-prize by {lead.text().lstrip('+')}; the exact best reply leads by "
+                           f"{best_response('match-prize', num_cards=5).value:.2f}: it takes every prize but the 5.")
+    if lead.mean > 0:
+        return wrong(E2, f"your lead, {lead.text()}, could still be luck", "make it win every time it can")
+    if abs(lead.mean) < 1e-9:
+        return wrong(E2, f"on average you only draw with match-prize ({lead.text()})",
                      "to take prize p you need a card higher than p")
-    return wrong(E2, f"match-prize leads you by {-diff:.2f} points per game on average",
+    return wrong(E2, f"match-prize leads you by {-lead.mean:.2f} points per game on average",
                  "to take prize p you need a card higher than p; when you cannot win, spend your lowest card")
 
 

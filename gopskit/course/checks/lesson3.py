@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ...errors import AgentError
 from ..feedback import as_card_list, as_int, as_number, correct, describe, is_blank, not_answered, wrong
 from ..hidden import INFOSET_EXERCISE, first_turn_information_sets, information_set_values, possible_bids
-from ..strategies import strategy_problem, trial
+from ..strategies import exact_lead, strategy_problem
 from ._registry import checker
 
 E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
@@ -58,8 +59,12 @@ def check_blind_information_sets(blind_sets):
     return wrong(E2, f"{count} is not it", "list what you can see before the first bid: does any of it change?")
 
 
-def _beat_honest_trial(strategy):
-    return trial(strategy, ["match-prize"], num_cards=4, games=100, seed=17, hidden_bids=True).rows[0]
+def _beat_honest_lead(strategy):
+    """The exact lead over match-prize with hidden bids (every prize order), or a sentence naming the failure."""
+    try:
+        return exact_lead(strategy, "match-prize", 4, seed=17, hidden_bids=True)
+    except AgentError as exc:
+        return f"in one of the 4-card games {exc}"
 
 
 @checker(3, E3)
@@ -72,13 +77,18 @@ def check_beats_honest(strategy):
     problem = strategy_problem(strategy, num_cards=4, seed=5, opponent="match-prize", hidden_bids=True)
     if problem:
         return wrong(E3, problem, "return one of the cards in observation.legal_moves")
-    diff = _beat_honest_trial(strategy)["mean difference"]
-    if diff > 0:
-        return correct(E3, f"you lead by {diff:.2f} points a game. The bids were hidden, but an honest bidder's "
+    lead = _beat_honest_lead(strategy)
+    if isinstance(lead, str):
+        return wrong(E3, lead, "return one of the cards in observation.legal_moves")
+    if lead.clearly_positive:
+        return correct(E3, f"you lead by {lead.text().lstrip('+')}. The bids were hidden, but an honest bidder's "
                            "card is written on the prize: hiding your bids is no use if they are predictable.")
-    if diff == 0:
-        return wrong(E3, "every game was a draw: you bid what match-prize bids", "to take prize p you need a card above p")
-    return wrong(E3, f"you lose {-diff:.2f} points a game to match-prize",
+    if lead.mean > 0:
+        return wrong(E3, f"your lead, {lead.text()}, could still be luck", "make it win every time it can")
+    if abs(lead.mean) < 1e-9:
+        return wrong(E3, f"on average you only draw with match-prize ({lead.text()})",
+                     "to take prize p you need a card above p")
+    return wrong(E3, f"you lose {-lead.mean:.2f} points a game to match-prize",
                  "match-prize bids the prize; beat it by one where you can, throw your lowest card where you cannot")
 
 
