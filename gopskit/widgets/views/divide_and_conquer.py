@@ -8,7 +8,7 @@ cards cross the table without changing colour.
 from __future__ import annotations
 
 from ...cards import card_name
-from .base import KEYS, OptionSpec, all_events
+from .base import KEYS, OptionSpec
 from .table import CardTableView, Seat, current_hand
 
 SUITS = ("S", "H")
@@ -67,5 +67,3 @@ class DivideAndConquerView(CardTableView):
             out.append(list(totals))
         return out
 
-
-__all__ = ["DivideAndConquerView", "all_events"]
