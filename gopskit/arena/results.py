@@ -134,7 +134,7 @@ class ResultSet:
         for game, deal in zip(self.games, self._deals()):
             for seat, name in enumerate(game["seats"]):
                 units[name].setdefault(deal, []).append(game["points"][seat])
-        return {name: np.asarray([np.mean(v) for v in per.values()], dtype=float) for name, per in units.items()}
+        return {name: np.asarray([sum(v) / len(v) for v in per.values()], dtype=float) for name, per in units.items()}
 
     def _deals(self) -> list[tuple]:
         """A key per game naming its deal: the table and the game's seed.
@@ -180,7 +180,7 @@ class ResultSet:
             if first in seats and second in seats:
                 pts = game["points"]
                 per_deal.setdefault(deal, []).append(pts[seats.index(first)] - pts[seats.index(second)])
-        row = mean_interval([np.mean(v) for v in per_deal.values()], level)
+        row = mean_interval([sum(v) / len(v) for v in per_deal.values()], level)
         row["clear"] = row["low"] is not None and (row["low"] > 0 or row["high"] < 0)
         return row
 
@@ -205,13 +205,13 @@ class ResultSet:
         return (f"{first} scores {how} per game ({round(100 * level)}% interval {fixed(row['low'])} to "
                 f"{fixed(row['high'])}, {row['n']} deals): {verdict}.")
 
-    def neighbours(self, limit: int = 5, level: float = LEVEL) -> list[str]:
+    def neighbours(self, limit: int = 5, level: float = LEVEL, rows: list[dict] | None = None) -> list[str]:
         """:meth:`compare_text` for each entry against the next one down, from the top (``limit`` pairs).
 
         The question a class asks of a ranking: is first really ahead of
         second, or would another run swap them?
         """
-        names = [row["name"] for row in self.ranking(level) if row["games"]]
+        names = [row["name"] for row in (rows or self.ranking(level)) if row["games"]]
         return [self.compare_text(a, b, level) for a, b in list(zip(names, names[1:]))[:limit]]
 
     def ranking(self, level: float = LEVEL) -> list[dict]:
@@ -384,10 +384,13 @@ class ResultSet:
                 })
         return rows
 
-    def missing_exploitability(self) -> list[tuple[str, list[str]]]:
-        """Why an entry has no exploitability: ``[(reason, [names]), ...]`` (entries with a value left out)."""
+    def missing_exploitability(self, rows: list[dict] | None = None) -> list[tuple[str, list[str]]]:
+        """Why an entry has no exploitability: ``[(reason, [names]), ...]`` (entries with a value left out).
+
+        ``rows``: the ranking if it is already at hand (it takes a moment for a big tournament).
+        """
         groups: dict[str, list[str]] = {}
-        for row in self.ranking():
+        for row in rows or self.ranking():
             if row["exploitability"] is None:
                 reason = self.exploitability_notes.get(row["name"]) or "not computed for this tournament"
                 groups.setdefault(reason, []).append(row["name"])
@@ -397,14 +400,14 @@ class ResultSet:
         """The ranking as a plain-text table with its rule underneath (the command line prints it)."""
         head = f"{'#':>3}  {'entry':<22} {'kind':<8} {'games':>6} {'mean pts':>9} {'95% interval':>15} " \
                f"{'wins':>6} {'draws':>6} {'losses':>6} {'forfeits':>8} {'beats':>5} {'exploit':>8}"
-        lines = [head, "-" * len(head)]
-        for r in self.ranking():
+        lines, rows = [head, "-" * len(head)], self.ranking()
+        for r in rows:
             lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['kind'][:8]:<8} {r['games']:>6} "
                          f"{fixed(r['mean_points']) if r['games'] else '-':>9} {interval_text(r):>15} "
                          f"{r['wins']:>6} {r['draws']:>6} {r['losses']:>6} {r['forfeits']:>8} "
                          f"{r['opponents_beaten']:>5} {fixed(r['exploitability']):>8}")
         lines += ["", textwrap.fill(RANKING_RULE, width=len(head))]
-        missing = self.missing_exploitability()
+        missing = self.missing_exploitability(rows)
         if missing:
             lines += ["", "Exploitability (what a perfect opponent wins against the entry; 0 = unbeatable) is n/a for:"]
             lines += [textwrap.fill(f"{', '.join(names)}: {reason}", width=len(head), initial_indent="  ",

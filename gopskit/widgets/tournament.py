@@ -68,11 +68,11 @@ def class_folder(default=None) -> pathlib.Path | None:
 
 def ranking_html(results) -> str:
     """The ranking (with 95 % intervals), why any exploitability is missing, the ranking rule and the forfeits."""
-    rows = []
+    rows, ranking = [], results.ranking()
     summary = results.play_summary()
-    missing = results.missing_exploitability()
+    missing = results.missing_exploitability(ranking)
     mark = {name: _MARKS[k % len(_MARKS)] for k, (_, names) in enumerate(missing) for name in names}
-    for r in results.ranking():
+    for r in ranking:
         exploit = fixed(r["exploitability"]) if r["exploitability"] is not None else f"n/a{mark.get(r['name'], '')}"
         mean = fixed(r["mean_points"]) if r["games"] else "&ndash;"
         rows.append(
@@ -85,7 +85,7 @@ def ranking_html(results) -> str:
     table = (_TABLE_STYLE + "<table class='gopskit-tournament-table'>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     table += f"<p class='gopskit-rule'><b>How the table is ranked.</b> {html.escape(RANKING_RULE)}</p>"
-    neighbours = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in results.neighbours())
+    neighbours = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in results.neighbours(rows=ranking))
     if neighbours:
         table += f"<p class='gopskit-rule'><b>Each entry against the next one down</b>, where they met:</p><ul>{neighbours}</ul>"
     table += ("<p class='gopskit-rule'><b>Exploitability</b> is what a perfect opponent who knows the entry's "
