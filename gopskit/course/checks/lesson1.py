@@ -34,7 +34,8 @@ def check_expected_points(expected_points):
         float(exact.mine): None,
         float(exact.theirs): f"{x:g} is what the random opponent expects (and, here, also the gap between the two); "
                              "the question asks for match-prize's own points",
-        7.5: "7.5 is half of the 15 points: that would be true if neither player had an edge",
+        7.5: "7.5 is half of the 15 points, as if neither player had an edge and no prize were ever tied; "
+             "match-prize has an edge, and some prizes are tied and thrown away",
         float(exact.mine + exact.discarded): f"{x:g} counts the ties as wins, but a tied prize is thrown away",
         float(sum(p * (p - 1) for p in range(1, 6)) / 4): f"{x:g} divides by 4, but the random card is one of 5, the tied card included",
         15.0: "15 is every point in the game; match-prize loses some prizes and ties others",

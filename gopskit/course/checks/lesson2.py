@@ -6,7 +6,7 @@ import numpy as np
 
 from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
 from ..mixed import endgame, lp_game, solve_two_by_two
-from ...solvers.matrix import solve_zero_sum
+from ...solvers.matrix import maximin_minimax, solve_zero_sum
 from ._registry import checker
 
 E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
@@ -63,9 +63,11 @@ def check_endgame_value(endgame_value):
     if x is None:
         return wrong(E2, f"endgame_value should be a number of points, not {describe(endgame_value)}")
     value = float(solve_two_by_two(endgame().payoffs).value)
+    pure_low, pure_high = maximin_minimax(endgame().payoffs)
     if _close(x, value):
-        return correct(E2, f"{value:g} points: more than the {1:g} you can guarantee with a pure bid (always 3), "
-                           f"less than the {2:g} the opponent could hold you to with a pure bid: mixing closes the gap.")
+        return correct(E2, f"{value:g} points: more than the {pure_low:g} you can guarantee with a pure bid (always 3), "
+                           f"less than the {pure_high:g} the opponent could hold you to with a pure bid: mixing closes "
+                           "the gap.")
     messages = {1.0: "1 is what you can guarantee with a pure bid (always 3); mixing does better",
                 2.0: "2 is what the opponent can hold you to with a pure bid; mixing helps them too",
                 1.5: "1.5 is halfway between 1 and 2, but the value is not a midpoint: compute it from the mix",
