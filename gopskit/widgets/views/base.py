@@ -152,6 +152,8 @@ class GameView:
         for hand in hands:
             events = [e for e in getattr(hand, "events", []) if e is not None]
             running = self.hand_scores(hand, events)
+            if running is None:  # the view cannot say: no chart rather than a wrong one
+                return [[0.0] for _ in range(players)]
             for k, now in enumerate(running):
                 if k == len(running) - 1 and hand.is_terminal():
                     now = state.rules.hand_points(hand) if isinstance(state, MatchState) else hand.scores()
@@ -161,9 +163,10 @@ class GameView:
                 banked = [b + float(x) for b, x in zip(banked, state.rules.hand_points(hand))]
         return series
 
-    def hand_scores(self, hand: GameState, events: list) -> list[list[float]]:
-        """The hand's score after each of its events (a game's view counts them from the events)."""
-        return [list(hand.scores()) for _ in events]
+    def hand_scores(self, hand: GameState, events: list) -> list[list[float]] | None:
+        """The hand's score after each of its events, counted from the events by each game's view;
+        ``None`` here, where nothing is known about the game (the board then draws no chart)."""
+        return None
 
     def summary(self, state: GameState, names: list[str]) -> str:
         return render_summary(names, state.scores(), state.winners())
