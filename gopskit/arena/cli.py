@@ -177,7 +177,8 @@ def _report(results) -> None:
     print(results.ranking_text())
     neighbours = results.neighbours()
     if neighbours:
-        print("\nEach entry against the next one down, where they met:")
+        print("\nEach entry against the next one down, head to head (the ranking is over the whole field, "
+              "so an entry can rank above a neighbour it loses to):")
         for sentence in neighbours:
             print(f"  {sentence}")
     forfeits = results.forfeits()

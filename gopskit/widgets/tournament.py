@@ -87,7 +87,7 @@ def ranking_html(results) -> str:
     table += f"<p class='gopskit-rule'><b>How the table is ranked.</b> {html.escape(RANKING_RULE)}</p>"
     neighbours = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in results.neighbours(rows=ranking))
     if neighbours:
-        table += f"<p class='gopskit-rule'><b>Each entry against the next one down</b>, where they met:</p><ul>{neighbours}</ul>"
+        table += f"<p class='gopskit-rule'><b>Each entry against the next one down</b>, head to head (the ranking is over the whole field, so an entry can rank above a neighbour it loses to):</p><ul>{neighbours}</ul>"
     table += ("<p class='gopskit-rule'><b>Exploitability</b> is what a perfect opponent who knows the entry's "
               "strategy wins against it per game (0: nobody can beat it).")
     if missing:
