@@ -218,6 +218,11 @@ def test_the_room_code_has_one_form_on_every_page_and_both_forms_join(classroom,
     carl.join("Carl", shown.lower())  # with the dash, as the projector shows it
     dan.join("Dan", teacher.code)  # without it
     assert carl.phase == dan.phase == "lobby" and f"room {shown}." in carl._message.value
+    lost = StudentApp(str(tmp_path / "class.sqlite3"))
+    lost.join("Eve", "zzzzzz")  # the messages write a code the same way
+    assert "no room ZZZ-ZZZ" in lost._message.value
+    lost.join("Carl", shown)
+    assert f"taken in room {shown}" in lost._message.value
 
 
 def test_after_a_game_the_lobby_says_game_over_not_wait_to_be_seated(classroom):

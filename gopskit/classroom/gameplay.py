@@ -34,7 +34,7 @@ from ..games import rules_class
 from ..games.base import GameState, MatchState, Rules
 from .db import Tx
 from .errors import AccessError, RoomError, StaleMoveError
-from .tokens import hash_key
+from .tokens import hash_key, shown_code
 
 PLAYING, FINISHED, ENDED = "playing", "finished", "ended"
 ACTORS = ("player", "bot", "stand-in")
@@ -108,7 +108,7 @@ def room_row(tx: Tx, code: str, lock: str | None = None) -> dict:
     sql = "SELECT * FROM rooms WHERE code = ?"
     row = tx.locked(sql, (code,), share=lock == "share") if lock else tx.one(sql, (code,))
     if row is None:
-        raise RoomError(f"there is no room {code}; check the code on the board")
+        raise RoomError(f"there is no room {shown_code(code)}; check the code on the board")
     return row
 
 

@@ -19,6 +19,7 @@ from html import escape
 
 from ..errors import GopsError
 from ..games import rules_class
+from .tokens import shown_code
 
 STATE_WORDS = {"waiting": "waiting", "playing": "playing", "away": "away", "left": "left"}
 PAIRING_WORDS = {"random": "random tables", "round-robin": "round robin", "challenge": "challenges"}
@@ -61,9 +62,7 @@ def code_text(code: str) -> str:
     >>> code_text("KQ7F3M"), code_text("KQ7-F3M")
     ('KQ7-F3M', 'KQ7-F3M')
     """
-    plain = code.replace("-", "")
-    half = len(plain) // 2
-    return f"{plain[:half]}-{plain[half:]}"
+    return shown_code(code)
 
 
 def room_code_html(code: str) -> str:

@@ -32,7 +32,7 @@ from .errors import AccessError, RoomError
 from .gameplay import PLAYING, advance, dumps, reclaim_seats, room_row, rules_for, table_state
 from .names import mixed_script, name_key, normal_name
 from .pairing import PAIRINGS, random_tables, round_robin
-from .tokens import hash_key, new_id, new_key, new_room_code, normal_code
+from .tokens import hash_key, new_id, new_key, new_room_code, normal_code, shown_code
 
 MAX_NAME = 24
 AUTO_PAIR_REST = 15.0  # seconds after a game before auto-pairing seats a student again (a rematch fits in)
@@ -164,13 +164,13 @@ def join(tx: Tx, code: str, name: str, now: float) -> tuple[str, str]:
     """
     room = room_row(tx, normal_code(code), lock="update")
     if room["status"] != "open":
-        raise RoomError(f"room {room['code']} has ended; ask your teacher for the new code")
+        raise RoomError(f"room {shown_code(room['code'])} has ended; ask your teacher for the new code")
     shown = clean_name(name)
     key = name_key(shown)
     taken = tx.one("SELECT name FROM players WHERE room = ? AND name_key = ?", (room["code"], key))
     if taken:
         alike = "" if taken["name"] == shown else f" (it looks just like {taken['name']!r}, who is already here)"
-        raise RoomError(f"the name {shown!r} is taken in room {room['code']}{alike}: add an initial "
+        raise RoomError(f"the name {shown!r} is taken in room {shown_code(room['code'])}{alike}: add an initial "
                         "(if it is you, reload your own page: it keeps your seat)")
     player_id, player_key = new_id(), new_key()
     tx.run("INSERT INTO players (id, room, name, name_key, token_hash, joined_at, last_seen, status) "

@@ -36,6 +36,17 @@ def new_room_code(seed=None) -> str:
     return "".join(CODE_ALPHABET[i] for i in rng.integers(len(CODE_ALPHABET), size=CODE_LENGTH))
 
 
+def shown_code(code: str) -> str:
+    """A room code as every page and message writes it: two halves joined by a dash.
+
+    >>> shown_code("KQ7F3M")
+    'KQ7-F3M'
+    """
+    plain = code.replace("-", "")
+    half = len(plain) // 2
+    return f"{plain[:half]}-{plain[half:]}"
+
+
 def normal_code(text) -> str:
     """A room code as typed (any case, spaces or a dash) in its stored form; checks its shape.
 
@@ -43,12 +54,12 @@ def normal_code(text) -> str:
     'KQ7F3M'
     """
     if not isinstance(text, str):
-        raise AccessError(f"a room code is text like KQ7F3M, not {text!r}")
+        raise AccessError(f"a room code is text like KQ7-F3M, not {text!r}")
     code = text.strip().upper().replace("-", "").replace(" ", "")
     if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
         raise AccessError(
             f"{text.strip()!r} is not a room code: a code has {CODE_LENGTH} letters and digits, "
-            "as written on the board (like KQ7F3M)"
+            "as written on the board (like KQ7-F3M; the dash may be left out)"
         )
     return code
 
