@@ -107,3 +107,19 @@ def test_notebook_functions_leave_no_folder_behind(monkeypatch):
     folder = first.parent
     app.close()  # a kernel that ends removes it too (the folder is a TemporaryDirectory)
     assert not folder.exists()
+
+
+def test_a_bug_while_drawing_becomes_a_sentence_not_a_traceback(monkeypatch):
+    import gopskit.viz.tournament as plots
+
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
+
+    def broken(results):
+        raise KeyError("/srv/secret/path")
+
+    monkeypatch.setattr(plots, "plot_head_to_head", broken)
+    app = TournamentApp(bots=["random", "match-prize"], num_cards=3)
+    app.games.value = 1
+    assert app.run() is None
+    assert "Something went wrong (KeyError)" in app.status.value and "/srv" not in app.status.value
+    assert isinstance(app.last_error, KeyError) and app.table.value == "" and not app.run_button.disabled

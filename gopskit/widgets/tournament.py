@@ -203,7 +203,8 @@ class TournamentApp(w.VBox):
         try:
             tournament = self.tournament()
             self.progress.max, self.progress.value = len(tournament.tables()), 0
-            self.results = tournament.run(progress=False, on_table=self._advance)
+            results = tournament.run(progress=False, on_table=self._advance)
+            self.show(results)
         except GopsError as exc:
             self._error(str(exc))
             return None
@@ -213,7 +214,6 @@ class TournamentApp(w.VBox):
             return None
         finally:
             self.run_button.disabled = False
-        self.show(self.results)
         return self.results
 
     def _error(self, text: str) -> None:
