@@ -357,9 +357,12 @@ class StudentApp(widgets.VBox):
     def _hold_join_until_connected(self) -> None:
         """Keep Join disabled until the browser's side of the page is connected (the bridge has loaded).
 
-        A click sent before the page's link to its kernel is up is lost: the
-        first Join did nothing. Without a kernel loop (tests) or if the bridge
-        never loads, the button comes back after :data:`JOIN_FALLBACK` seconds.
+        The button says so ("Connecting…") until the browser has reported
+        through the bridge; then a click surely reaches the kernel. If the
+        bridge never loads the button comes back after :data:`JOIN_FALLBACK`
+        seconds (in a kernel Voila preheated, that time may pass before the
+        page is opened: the button is then ready at once). Without a kernel
+        loop (tests) there is nothing to wait for.
         """
         try:
             loop = asyncio.get_running_loop()
