@@ -155,3 +155,23 @@ def and_list(words) -> str:
 def full_deck(ranks=range(1, 14), suits=SUITS) -> list[str]:
     """Return the cards of the given ranks in the given suits, suit by suit."""
     return [make_card(r, s) for s in suits for r in ranks]
+
+
+def counted(count, word: str, many: str = "") -> str:
+    """A number with its unit, singular or plural as the number asks: ``"1 deal"``, ``"3 deals"``.
+
+    >>> counted(1, "deal"), counted(3, "deal"), counted(0, "hand"), counted(2, "match", "matches")
+    ('1 deal', '3 deals', '0 hands', '2 matches')
+    """
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def in_sentence(name: str) -> str:
+    """A player's name inside a sentence. Names are names: ``Player 2`` keeps its capital
+    everywhere (the panels, the final score and every explanation write it so); only the
+    pronoun-like names of the terminal game, ``You`` and ``The bot``, lose theirs.
+
+    >>> in_sentence("Player 2"), in_sentence("You"), in_sentence("The bot"), in_sentence("ben")
+    ('Player 2', 'you', 'the bot', 'ben')
+    """
+    return name[0].lower() + name[1:] if name in ("You", "The bot") else name

@@ -168,11 +168,45 @@ def test_make_rules_refuses_an_odd_combination_in_a_record_as_a_record_error():
 def test_gops_for_three_is_played_to_a_target_or_for_deals_never_both():
     from gopskit.games.gops_for_three import GopsForThree
 
-    with pytest.raises(OptionError, match="to a target or for a number of deals, not both"):
+    with pytest.raises(OptionError, match="either for a number of deals or to a target"):
         GopsForThree(target=100, deals=1)
-    with pytest.raises(OptionError, match="would stop a game of deals=5 early"):
+    with pytest.raises(OptionError, match="would stop a game of 5 deals after 3 deals"):
         GopsForThree(deals=5, max_deals=3)
     assert GopsForThree(target=100).is_match() and GopsForThree(deals=5, max_deals=5).is_match()
+
+
+def test_gops_for_three_option_messages_say_what_was_wrong_and_what_is_allowed_in_good_english():
+    """Deals at 1 with a target used to say '... or drop the target to play 1 deals'."""
+    from gopskit.games.gops_for_three import GopsForThree
+
+    with pytest.raises(OptionError) as one:
+        GopsForThree(target=40, deals=1)
+    text = str(one.value)
+    assert "deals=1 and target=40 do not go together" in text
+    assert "leave deals at 3" in text and "to play 1 deal, drop the target" in text
+    with pytest.raises(OptionError) as cap:
+        GopsForThree(deals=2, max_deals=1)
+    assert "a game of 2 deals after 1 deal:" in str(cap.value) and "at least 2" in str(cap.value)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: make_rules("gops-for-three", target=40, deals=1),
+    lambda: make_rules("gops-for-three", deals=2, max_deals=1),
+    lambda: make_rules("gops-for-three", deals=1, max_deals=0),
+    lambda: make_rules("throps", max_deals=0),
+    lambda: make_rules("gooseberry-fool", max_hands=0),
+    lambda: make_rules("goofspiel", players=3, defeat_the_dealer=True, max_hands=1),
+    lambda: make_rules("goofspiel", dealer=1),
+    lambda: make_rules("raj", players=9),
+    lambda: make_rules("divide-and-conquer", halves=3),
+])
+def test_option_messages_count_in_good_english(make):
+    """No '1 deals', '1 hands' or '1 players' in any game's option check."""
+    import re
+
+    with pytest.raises(OptionError) as caught:
+        make()
+    assert not re.search(r"(?<![\d.=])1 (?:deals|hands|players|cards|tricks)\b", str(caught.value)), str(caught.value)
 
 
 @pytest.mark.parametrize("game", ["gops-for-three", "throps"])

@@ -43,7 +43,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import card_name
+from ..cards import card_name, counted
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, refuse_if_over, show
 
@@ -88,11 +88,14 @@ class GopsForThree(Rules):
     def _check_combinations(self):
         """A game ends after ``deals`` deals or at a ``target``, never both; ``max_deals`` never cuts ``deals`` short."""
         if self.target is not None and self.deals != DEFAULT_DEALS:
-            raise OptionError(f"a game is played to a target or for a number of deals, not both: with target={self.target} "
-                              f"leave deals at {DEFAULT_DEALS} (it is not used), or drop the target to play {self.deals} deals")
+            raise OptionError(f"deals={self.deals} and target={self.target} do not go together: a game is played either "
+                              f"for a number of deals or to a target. To play to {self.target}, leave deals at "
+                              f"{DEFAULT_DEALS} (its default, unused by a game to a target); to play "
+                              f"{counted(self.deals, 'deal')}, drop the target")
         if self.target is None and self.max_deals < self.deals:
-            raise OptionError(f"max_deals={self.max_deals} would stop a game of deals={self.deals} early: "
-                              f"max_deals caps a game to a target; leave it at least {self.deals}")
+            raise OptionError(f"max_deals={self.max_deals} would stop a game of {counted(self.deals, 'deal')} after "
+                              f"{counted(self.max_deals, 'deal')}: max_deals only caps a game to a target, so without "
+                              f"a target it must be at least {self.deals} (deals={self.deals})")
 
     def prize_stack(self, rng: np.random.Generator) -> list[Prize]:
         """The thirteen diamonds and the Joker, shuffled with ``rng`` (top card first)."""
