@@ -32,7 +32,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from gopskit.cards import a_card, card_name
+from gopskit.cards import a_card, and_list, card_name
 from gopskit.games import replay_record
 from gopskit.games.base import MatchState, seed_sequence
 from gopskit.widgets import make_board
@@ -254,6 +254,12 @@ CASES = [
     ("throps", {}, 5),
     ("throps", {"scoring_suit": "longest"}, 2),
     ("throps", {"target": 120}, 1),
+    ("goofspiel", {"num_cards": 3, "target": 100, "max_hands": 2}, 2),  # cut off at the cap
+    ("goofspiel", {"num_cards": 3, "target": 100, "max_hands": 3, "defeat_the_dealer": True, "players": 2}, 1),
+    ("gops-for-three", {"target": 500, "deals": 3, "max_deals": 1}, 1),
+    ("throps", {"target": 1000, "max_deals": 1}, 1),
+    ("gooseberry-fool", {"target": 200, "max_hands": 1}, 2),
+    ("gooseberry-fool", {"target": 200, "max_hands": 2, "ending": "reach"}, 1),
     ("gooseberry-fool", {}, 6),
     ("gooseberry-fool", {"target": 25}, 2),
     ("divide-and-conquer", {}, 10),
@@ -471,12 +477,19 @@ class Oracle:
         status = board.status
         shown = dict(re.findall(r"(Player \d+) (-?\d+(?:\.\d+)?)", status.split("Final score:")[1]))
         assert shown == {self.names[p]: _num(s) for p, s in enumerate(scores)}, status
+        cut = isinstance(state, MatchState) and state.cut_off()
+        when = " on the totals at the cut-off" if cut else ""
         if len(winners) == 1:
-            verdict = re.search(r"(Player \d+) wins( \([^)]*\))?!$", status)
+            verdict = re.search(rf"(Player \d+) wins{when}( \([^)]*\))?!$", status)
             assert verdict and verdict.group(1) == self.names[winners[0]], status
             beaten = scores[winners[0]] < max(scores)
             assert bool(verdict.group(2)) == beaten, f"a winner without the top score needs the reason: {status!r}"
+            if beaten and self.game == "gooseberry-fool":
+                assert "middling" in verdict.group(2), f"the middling score decides: {status!r}"
+        else:
+            assert f"A tie{when} between " + and_list(self.names[p] for p in winners) in status, status
         summary = parse(board._summary.value)
+        self.check_cut_off(status, summary, cut)
         items = [li.text() for li in summary.walk() if li.tag == "li"]
         assert items == [f"{self.names[p]}: {_num(s)}" for p, s in enumerate(scores)], items
         series = self.replay_table()
@@ -484,6 +497,28 @@ class Oracle:
         pre = next(n for n in summary.first("gopskit-record").walk() if n.tag == "pre")
         replayed = replay_record(json.loads(pre.text(skip_cards=False)))
         assert replayed.scores() == scores and replayed.winners() == winners
+
+    def check_cut_off(self, status, summary, cut):
+        """A match to a target stopped by its cap of deals says so, and who leads; any other end never does."""
+        state = self.board.state
+        headline = summary.first("gopskit-summary").children[0]
+        assert headline.tag == "h3"
+        if not cut:
+            assert "cut off" not in status and "cut off" not in summary.text() and "cut-off" not in status, status
+            return
+        unit = "hand" if self.game == "goofspiel" else "deal"
+        cap = {"goofspiel": "max_hands", "gooseberry-fool": "max_hands"}.get(self.game, "max_deals")
+        played = len(state.hands)
+        assert played == getattr(state.rules, cap) or (self.game == "goofspiel" and played == state.rules.hand_cap())
+        sentence = (f"Match cut off at its cap of {played} {unit}{'s' * (played != 1)}, "
+                    f"before the target of {_num(state.rules.target)} decided it.")
+        assert status.startswith(sentence), f"{status!r} does not say the match was cut off at its cap"
+        assert sentence in summary.text(), summary.text()
+        assert "on the totals at the cut-off" in headline.text(), headline.text()
+        leaders = state.rules.match_winners(state.scores())
+        assert leaders == state.winners()
+        if self.game != "gooseberry-fool":  # the leaders then win; in Gooseberry Fool the middling total
+            assert all(state.scores()[p] == max(state.scores()) for p in leaders)
 
     def replay_table(self):
         """Replay the turn table through a fresh engine; return each seat's score after every row."""

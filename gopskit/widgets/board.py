@@ -180,7 +180,8 @@ class GameBoard(widgets.VBox):
 
     def _status_text(self, names) -> str:
         if self.finished:
-            return final_status(names, self.state.scores(), self.state.winners(), rule=self.view.winner_rule_text(self.rules))
+            return final_status(names, self.state.scores(), self.state.winners(), rule=self.view.end_rule_text(self.state),
+                                cut_off=self.view.cut_off_text(self.state))
         why = self.view.explain_last(self.state, names)
         seat = self._active
         if not self._shown:
@@ -256,7 +257,7 @@ class GameBoard(widgets.VBox):
         series = self.view.points_by_turn(self.state)
         chart = points_chart_svg(series, names, title=self.view.chart_title, axis=self.view.chart_axis) if len(series[0]) > 1 else ""
         return render_summary(names, self.state.scores(), self.state.winners(), chart, extra=self._record_html(),
-                              rule=self.view.winner_rule_text(self.rules))
+                              rule=self.view.end_rule_text(self.state), cut_off=self.view.cut_off_text(self.state))
 
     def _record_html(self) -> str:
         """The game's record (JSON), folded away under the summary: ``gopskit replay`` reads it back."""

@@ -24,7 +24,7 @@ import typing
 from html import escape
 from typing import Any
 
-from ...cards import and_list
+from ...cards import and_list, counted
 from ...games.base import GameState, MatchState, Rules
 from ..cards import render_card
 
@@ -139,6 +139,24 @@ class GameView:
         """Why a winner without the top score wins under ``rules`` (said only when that happens)."""
         return self.winner_rule
 
+    def end_rule_text(self, state: GameState) -> str:
+        """The winner rule the end screen gives: a match cut off at its cap goes by the game's
+        plain rule on the totals (Gooseberry Fool's 'reach' ending then falls back to the middling score)."""
+        return self.winner_rule if self.cut_off_text(state) else self.winner_rule_text(state.rules)
+
+    deal_word = "deal"  # what one deal of a match is called on this board ("hand" in Goofspiel)
+
+    def cut_off_text(self, state: GameState) -> str:
+        """Why a match to a target ended before anyone reached it: its cap of deals (``""`` otherwise).
+
+        The engine decides (:meth:`MatchState.cut_off`); the winners are then whoever the
+        rules favour on the totals at that moment, which the end screen says in so many words.
+        """
+        if not (isinstance(state, MatchState) and state.cut_off()):
+            return ""
+        played = counted(len(state.hands), self.deal_word)
+        return f"Match cut off at its cap of {played}, before the target of {_number(state.rules.target)} decided it."
+
     def points_by_turn(self, state: GameState) -> list[list[float]]:
         """Each player's score after every turn, starting from 0 (for the summary chart).
 
@@ -169,7 +187,8 @@ class GameView:
         return None
 
     def summary(self, state: GameState, names: list[str]) -> str:
-        return render_summary(names, state.scores(), state.winners())
+        return render_summary(names, state.scores(), state.winners(), rule=self.end_rule_text(state),
+                              cut_off=self.cut_off_text(state))
 
 
 # ------------------------------------------------------------- helpers ---
@@ -242,41 +261,49 @@ def _why(scores, winners, rule: str) -> str:
     return f" ({rule})"
 
 
-def render_summary(names: list[str], scores, winners, chart: str = "", extra: str = "", rule: str = "") -> str:
+def _verdict(names: list[str], scores, winners, rule: str, cut_off: str) -> str:
+    """Who won, with the rule when the winner is not on top and "on the totals at the cut-off" when
+    the match stopped at its cap (the winners then lead, not reached the target)."""
+    when = " on the totals at the cut-off" if cut_off else ""
+    if len(winners) == 1:
+        return f"{names[winners[0]]} wins{when}{_why(scores, winners, rule)}!"
+    if winners:
+        return f"A tie{when} between " + and_list(names[p] for p in winners) + f"{_why(scores, winners, rule)}."
+    return "Game over."
+
+
+def render_summary(names: list[str], scores, winners, chart: str = "", extra: str = "", rule: str = "",
+                   cut_off: str = "") -> str:
     """The end-of-game box: the winner(s), every score, and an optional chart (SVG).
 
-    ``rule`` says why a winner without the highest score wins (Gooseberry Fool's middling total).
+    ``rule`` says why a winner without the highest score wins (Gooseberry Fool's middling total);
+    ``cut_off`` is the sentence saying a match stopped at its cap of deals (:meth:`GameView.cut_off_text`).
     """
-    if len(winners) == 1:
-        headline = f"{names[winners[0]]} wins{_why(scores, winners, rule)}!"
-    elif winners:
-        headline = "A tie between " + and_list(names[p] for p in winners) + f"{_why(scores, winners, rule)}."
-    else:
-        headline = "Game over."
+    headline = _verdict(names, scores, winners, rule, cut_off)
+    note = f'<p class="gopskit-cut-off">{escape(cut_off)}</p>' if cut_off else ""
     table = "".join(
         f'<li class="{"gopskit-leader" if p in winners else ""}">{escape(n)}: <b>{_number(s)}</b></li>'
         for p, (n, s) in enumerate(zip(names, scores))
     )
     return (
-        f'<div class="gopskit-summary"><h3>{escape(headline)}</h3><ul>{table}</ul>{extra}'
+        f'<div class="gopskit-summary"><h3>{escape(headline)}</h3>{note}<ul>{table}</ul>{extra}'
         f'<div class="gopskit-chart">{chart}</div></div>'
     )
 
 
-def final_status(names: list[str], scores, winners, rule: str = "") -> str:
+def final_status(names: list[str], scores, winners, rule: str = "", cut_off: str = "") -> str:
     """The status line at the end of a game, naming every score and the winner.
 
     >>> final_status(["Player 1", "Player 2"], [9, 6], [0])
     'Game over. Final score: Player 1 9, Player 2 6. Player 1 wins!'
     >>> final_status(["A", "B", "C"], [9, 6, 2], [1], rule="the middling total wins")
     'Game over. Final score: A 9, B 6, C 2. B wins (the middling total wins)!'
+    >>> final_status(["A", "B"], [9, 6], [0], cut_off="Match cut off at its cap of 2 hands, before the target of 50 decided it.")
+    'Match cut off at its cap of 2 hands, before the target of 50 decided it. Final score: A 9, B 6. A wins on the totals at the cut-off!'
     """
     score_text = ", ".join(f"{n} {_number(s)}" for n, s in zip(names, scores))
-    if len(winners) == 1:
-        verdict = f"{names[winners[0]]} wins{_why(scores, winners, rule)}!"
-    else:
-        verdict = "A tie between " + and_list(names[p] for p in winners) + f"{_why(scores, winners, rule)}."
-    return f"Game over. Final score: {score_text}. {verdict}"
+    opening = cut_off or "Game over."
+    return f"{opening} Final score: {score_text}. {_verdict(names, scores, winners, rule, cut_off)}"
 
 
 def _number(value) -> str:

@@ -58,6 +58,7 @@ class GoofspielView(GameView):
     confirm = True
     app_options = {"num_cards": 5}
     bot_preference = ("match-prize", "random")
+    deal_word = "hand"
 
     def option_specs(self, rules_class=Goofspiel) -> list[OptionSpec]:
         return [
