@@ -187,3 +187,18 @@ def test_the_guide_describes_lesson_3_without_calling_mixing_bluffing():
     overview = GUIDE[:GUIDE.index("## Two versions")]
     assert "how often the equilibrium bluffs" not in overview
     assert "open-bid control" in overview
+
+
+def _stored_output(number: int) -> str:
+    import nbformat
+
+    cells = nbformat.read(_notebook(number), as_version=4).cells
+    return "\n".join(o.get("text", "") for c in cells if c.cell_type == "code" for o in c.outputs)
+
+
+def test_numbers_the_guide_quotes_are_the_notebooks_checked_outputs():
+    assert "*one-higher* wins 78–13" in GUIDE
+    assert "one-higher against match-prize, 2000 games of 13 cards: average score 78.0 to 13.0" in _stored_output(1)
+    assert "the dealer's −2 is what it can guarantee" in GUIDE
+    assert "the dealer's seat is worth -2.00 points per hand to the dealer in equilibrium" in _stored_output(3)
+    assert "120 plans" in GUIDE and "120 plans in 5-card Gops" in _stored_output(1)
