@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "(default: sized from this computer's memory)")
     serve.add_argument("--kernel-memory", type=int, default=2048, metavar="MB",
                        help="memory one open app may use, in MB (default 2048)")
+    serve.add_argument("--kernels-per-client", type=int, default=4, metavar="N",
+                       help="apps one computer (network address) may have open at once; a page beyond gets "
+                            "'close another tab'; this computer itself is not limited (default 4)")
     serve.set_defaults(func=_serve)
 
     replay = sub.add_parser("replay", help="replay a game record (JSON file)")

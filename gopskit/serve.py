@@ -13,7 +13,8 @@ kernels"), so an app opens without waiting for Python to start.
 
 Every page load starts a kernel, so the server is bounded for a classroom
 (see :mod:`gopskit.server`): a cap on live kernels with a "the room is full"
-page beyond it, a memory limit per kernel, kernels of pages that have gone
+page beyond it, a cap per client (network address) with a "close another
+tab" page beyond it, a memory limit per kernel, kernels of pages that have gone
 culled, bounded message buffers, a pace of page loads per address, safe
 websocket message parsing, friendly errors instead of tracebacks.
 
@@ -99,6 +100,7 @@ def voila_argv(folder: Path, port: int = DEFAULT_PORT, open_browser: bool = True
         # bounded kernels: a cap, a memory limit each, culled when their page has gone
         "--VoilaConfiguration.multi_kernel_manager_class=gopskit.server.kernels.GopskitKernelManager",
         f"--GopskitKernelManager.max_kernels={limits.max_kernels}",
+        f"--GopskitKernelManager.kernels_per_client={limits.kernels_per_client}",
         f"--GopskitKernelManager.buffer_max_messages={limits.buffer_max_messages}",
         f"--GopskitKernelManager.buffer_max_bytes={limits.buffer_max_bytes}",
         f"--LimitedKernelManager.memory_mb={limits.kernel_memory_mb}",
@@ -214,7 +216,8 @@ def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = P
     preheat = preheat and limits.max_kernels > 2 * len(PREHEATED)
     argv = voila_argv(folder, port, open_browser, preheat, host, limits)
     print(f"gopskit: serving the apps in {folder} (Ctrl-C stops).", flush=True)
-    print(f"gopskit: at most {limits.max_kernels} apps open at once, {limits.kernel_memory_mb} MB each; "
+    print(f"gopskit: at most {limits.max_kernels} apps open at once ({limits.kernels_per_client} per "
+          f"computer), {limits.kernel_memory_mb} MB each; "
           f"a closed page frees its place within {limits.freed_within_seconds} s.", flush=True)
     for line in addresses_to_open(port, host):
         print("gopskit: " + line, flush=True)
@@ -273,11 +276,15 @@ def _wait_for(url: str, child, timeout: float) -> None:
 
 
 def add_limit_options(parser: argparse.ArgumentParser, hidden: bool = False) -> None:
-    """The teacher's limits (``--max-kernels``, ``--kernel-memory``); with ``hidden``, the tests' too."""
+    """The teacher's limits (``--max-kernels``, ``--kernel-memory``, ``--kernels-per-client``);
+    with ``hidden``, the tests' too."""
     parser.add_argument("--max-kernels", type=int, default=None,
                         help="apps open at once across all browsers (default: sized from this computer's memory)")
     parser.add_argument("--kernel-memory", type=int, default=Limits.kernel_memory_mb, metavar="MB",
                         help=f"memory one open app may use, in MB (default {Limits.kernel_memory_mb})")
+    parser.add_argument("--kernels-per-client", type=int, default=Limits.kernels_per_client, metavar="N",
+                        help="apps one computer (network address) may have open at once; this computer "
+                             f"itself is not limited (default {Limits.kernels_per_client})")
     if hidden:
         for flag, field in (("--cull-after", "cull_idle_seconds"), ("--cull-every", "cull_interval_seconds"),
                             ("--pages-per-minute", "pages_per_minute"), ("--buffer-messages", "buffer_max_messages"),
@@ -292,6 +299,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
                                            "buffer_max_messages", "max_pending_bytes") if hasattr(args, f)}
     if getattr(args, "pace_loopback", False):
         extra["pace_loopback"] = True
+    if hasattr(args, "kernels_per_client"):
+        extra["kernels_per_client"] = args.kernels_per_client
     return Limits(max_kernels=args.max_kernels, kernel_memory_mb=args.kernel_memory, **extra)
 
 

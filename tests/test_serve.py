@@ -112,7 +112,8 @@ def test_voila_gets_the_bounds_and_a_small_preheated_pool():
 
 
 @pytest.mark.parametrize("field, value", [("max_kernels", 0), ("max_kernels", 10_000), ("kernel_memory_mb", 10),
-                                          ("cull_idle_seconds", "60"), ("pages_per_minute", True)])
+                                          ("cull_idle_seconds", "60"), ("pages_per_minute", True),
+                                          ("kernels_per_client", 0), ("kernels_per_client", 501)])
 def test_bad_limits_are_refused_with_what_is_allowed(field, value):
     from gopskit.server.limits import Limits
 
@@ -133,8 +134,12 @@ def test_serve_options_reach_the_limits():
 
     parser = argparse.ArgumentParser()
     serve.add_limit_options(parser, hidden=True)
-    limits = serve.limits_from(parser.parse_args(["--max-kernels=5", "--kernel-memory=700", "--cull-after=9"]))
+    limits = serve.limits_from(parser.parse_args(["--max-kernels=5", "--kernel-memory=700", "--cull-after=9",
+                                                  "--kernels-per-client=3"]))
     assert (limits.max_kernels, limits.kernel_memory_mb, limits.cull_idle_seconds) == (5, 700, 9)
+    assert limits.kernels_per_client == 3
+    assert "--GopskitKernelManager.kernels_per_client=3" in serve.voila_argv(NOTEBOOKS, limits=limits)
+    assert serve.limits_from(parser.parse_args([])).kernels_per_client == 4
     with pytest.raises(GopsError, match="kernel cap"):
         serve.limits_from(parser.parse_args(["--max-kernels=-1"]))
 
@@ -225,3 +230,24 @@ def test_a_crashing_click_shows_no_server_path():
     assert isinstance(widget.last_error, FileNotFoundError)
     assert widget.shown.startswith("Something went wrong (FileNotFoundError:") and widget.shown.endswith("New game.")
     assert "/work" not in widget.shown and "secret" not in widget.shown
+
+
+def test_gopskit_serve_refuses_a_bad_per_client_cap_in_one_line():
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "gopskit.cli", "serve", "--no-browser", "--kernels-per-client", "0"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.strip().splitlines() == [
+        "gopskit: the per-client kernel cap is a whole number from 1 to 500 (live kernels one computer may hold), not 0"]
+
+
+def test_kernels_are_counted_by_the_connection_address_not_by_headers():
+    from gopskit.server.kernels import client_key
+    from gopskit.server.limits import LOOPBACK
+
+    assert client_key("10.0.0.7") != client_key("10.0.0.8")
+    assert client_key("fe80::1:2:3:4") == client_key("fe80::9:9:9:9")  # one computer's many IPv6 addresses
+    assert client_key("::ffff:10.0.0.7") == "10.0.0.7"
+    assert "127.0.0.2" not in LOOPBACK and "127.0.0.1" in LOOPBACK  # only this computer's own browser is exempt

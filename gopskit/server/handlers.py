@@ -42,7 +42,8 @@ from tornado.websocket import WebSocketClosedError
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-from .kernels import RoomFull
+from .kernels import PAGE_LOAD, Claim, ClientFull, RoomFull
+from .limits import LOOPBACK
 
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 _MAX_HEADER_BYTES = 1 << 16
@@ -162,7 +163,7 @@ class SafeKernelWebsocketHandler(VoilaKernelWebsocketHandler):
 class Pace:
     """Page loads per network address in the last minute (a sliding window, bounded in size)."""
 
-    LOOPBACK = frozenset({"127.0.0.1", "::1"})
+    LOOPBACK = LOOPBACK
 
     def __init__(self, per_minute: int, max_addresses: int = 10_000, pace_loopback: bool = True):
         self.per_minute = per_minute
@@ -208,7 +209,13 @@ def refusal_page(title: str, paragraphs: list[str], home: str) -> str:
 
 
 class BoundedVoilaHandler(TornadoVoilaHandler):
-    """Voila's page handler, refusing politely when the room is full or an address loads too fast."""
+    """Voila's page handler, refusing politely when the room is full, a client holds too many
+    apps or an address loads too fast.
+
+    A page load is charged to the connection's own address
+    (``request.remote_ip``: tornado reads ``X-Forwarded-For`` only when told
+    to, and the kit never tells it), through :data:`~.kernels.PAGE_LOAD`.
+    """
 
     def _refuse(self, status: int, title: str, paragraphs: list[str], retry_after: int) -> None:
         self.clear()
@@ -227,28 +234,50 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
             "Teacher: gopskit serve --max-kernels N raises the limit if the computer has the memory.",
         ], retry_after=limits.cull_interval_seconds)
 
+    def _client_full(self, held: int, cap: int) -> None:
+        limits = self.settings["gopskit_limits"]
+        self._refuse(429, "Too many apps open on this computer", [
+            f"This computer already has {held} gopskit apps open (tabs or windows); "
+            f"one computer may have at most {cap} open at once, so that every student gets a place.",
+            "Close a gopskit tab you no longer use, then try again: "
+            f"a closed tab frees its place at once, a tab left behind within {limits.freed_within_seconds} seconds.",
+            "Teacher: gopskit serve --kernels-per-client N changes this number.",
+        ], retry_after=limits.cull_interval_seconds)
+
     async def get(self, path=None):
+        address = self.request.remote_ip or "?"
         pace = self.settings["gopskit_pace"]
-        if not pace.allow(self.request.remote_ip or "?"):
+        if not pace.allow(address):
             return self._refuse(429, "Too many pages at once", [
                 f"This computer opened more than {pace.per_minute} pages in the last minute.",
                 "Wait a moment, then try again.",
             ], retry_after=30)
         manager = self.kernel_manager
         notebook = self.notebook_path or path
+        if getattr(manager, "client_is_full", lambda _: False)(address):
+            manager.refused_clients += 1
+            return self._client_full(len(manager.client_kernels(address)), manager.kernels_per_client)
         if getattr(manager, "is_full", lambda: False)() and not manager.get_pool_size(notebook):
             manager.refused += 1
             return self._room_full()
-        for attempt in (1, 2):
-            try:
-                return await super().get(path)
-            except RoomFull:
-                if self._headers_written:  # pragma: no cover - the kernel starts before the first byte
-                    return self.finish()
-                # a ready kernel that could not be started when the room was full: once more, cold
-                if attempt == 2 or manager.is_full():
-                    break
-        return self._room_full()
+        token = PAGE_LOAD.set(Claim(address))  # the kernel this load starts is charged to this address
+        try:
+            for attempt in (1, 2):
+                try:
+                    return await super().get(path)
+                except ClientFull as full:  # simultaneous loads from one client: the last ones
+                    if self._headers_written:  # pragma: no cover - the kernel starts before the first byte
+                        return self.finish()
+                    return self._client_full(full.held, full.cap)
+                except RoomFull:
+                    if self._headers_written:  # pragma: no cover - the kernel starts before the first byte
+                        return self.finish()
+                    # a ready kernel that could not be started when the room was full: once more, cold
+                    if attempt == 2 or manager.is_full():
+                        break
+            return self._room_full()
+        finally:
+            PAGE_LOAD.reset(token)
 
 
 def bounded_handlers(handlers: list, base_url: str, landing: str) -> list:

@@ -6,6 +6,13 @@ to Voila as its ``multi_kernel_manager_class``) adds:
 * a cap (``max_kernels``): a start beyond it raises :class:`RoomFull`, which
   the page handler turns into a "the room is full" page. Kernels being
   started count, so a flood of simultaneous loads cannot slip past it;
+* a cap per client (``kernels_per_client``): the kernels started for one
+  network address's page loads count against it while they live; a start
+  beyond it raises :class:`ClientFull`, which the page handler turns into
+  "close another gopskit tab". Which client a kernel belongs to is told by
+  the page handler through :data:`PAGE_LOAD` (see :class:`Claim`); culling,
+  a closed tab or a shut-down kernel frees its place, since only live
+  kernels are counted;
 * bounded offline buffers: when a page's connection drops, Jupyter keeps
   the kernel's messages for it until it reconnects; here at most
   ``buffer_max_messages`` messages and ``buffer_max_bytes`` bytes, beyond
@@ -19,6 +26,10 @@ Culling (``cull_idle_timeout``, ``cull_interval``) is Jupyter Server's own;
 
 from __future__ import annotations
 
+import contextvars
+import dataclasses
+import ipaddress
+import time
 import uuid
 from functools import partial
 
@@ -26,10 +37,66 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from traitlets import Integer, default
 
 from .kernel_launcher import launcher_argv
+from .limits import LOOPBACK
 
 
 class RoomFull(Exception):
     """No kernel may start: the cap of live kernels is reached."""
+
+
+class ClientFull(Exception):
+    """No kernel may start for this client: it already holds its cap of live kernels."""
+
+    def __init__(self, address: str, held: int, cap: int):
+        super().__init__(f"{address} holds {held} live kernels, the most one client may hold is {cap}")
+        self.address, self.held, self.cap = address, held, cap
+
+
+@dataclasses.dataclass
+class Claim:
+    """The page load being served: who asked, and the kernel it got (once it has one).
+
+    The page handler sets one in :data:`PAGE_LOAD` for the time of a page
+    load; the kernel manager charges the first kernel started (or taken
+    ready from a pool) during it to ``address``. Later kernels started from
+    the same context (a pool refilling itself) are charged to nobody.
+    """
+
+    address: str
+    kernel_id: str | None = None
+
+
+#: The page load in progress in this task, if any (set by the page handler).
+PAGE_LOAD: contextvars.ContextVar[Claim | None] = contextvars.ContextVar("gopskit_page_load", default=None)
+
+
+def client_key(address: str) -> str:
+    """Whose kernel it is: an IPv4 address as it is, an IPv6 address by its /64 network.
+
+    One computer can take any number of IPv6 addresses in its network's /64
+    (privacy addresses), so the cap counts the /64. An IPv4 address written
+    as IPv6 (``::ffff:a.b.c.d``, on a dual-stack socket) is the IPv4 address.
+    The address is the connection's own: headers such as ``X-Forwarded-For``
+    are never trusted (anyone can write them).
+
+    >>> client_key("192.168.1.20")
+    '192.168.1.20'
+    >>> client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:bbbb::7")
+    True
+    >>> client_key("::ffff:10.0.0.5")
+    '10.0.0.5'
+    >>> client_key("not an address")
+    'not an address'
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6 and not ip.is_loopback:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class LimitedKernelManager(ServerKernelManager):
@@ -42,9 +109,11 @@ class LimitedKernelManager(ServerKernelManager):
 
 
 class GopskitKernelManager(AsyncMappingKernelManager):
-    """Voila's kernels, capped in number and in the messages kept for dropped pages."""
+    """Voila's kernels, capped in number (in all and per client) and in the messages kept for dropped pages."""
 
     max_kernels = Integer(20, config=True, help="live kernels at once; a page beyond gets 'the room is full'")
+    kernels_per_client = Integer(4, config=True,
+                                 help="live kernels one network address may hold (this computer itself: no cap)")
     buffer_max_messages = Integer(2000, config=True, help="messages kept for a page whose connection dropped")
     buffer_max_bytes = Integer(16 << 20, config=True, help="bytes kept for a page whose connection dropped")
 
@@ -55,8 +124,14 @@ class GopskitKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._starting: set[str] = set()
+        self._pending: set[str] = set()  # places held for page loads waiting for a ready (pool) kernel
+        self._owners: dict[str, tuple[str, float]] = {}  # kernel id -> (client key, when charged)
         self.refused = 0  # page loads refused because the room was full
+        self.refused_clients = 0  # page loads refused because their client held its cap
         self.buffers_dropped = 0
+        pool_get = getattr(self, "get_rendered_notebook", None)  # Voila's ready kernels (preheat)
+        if pool_get is not None:
+            self.get_rendered_notebook = partial(self._charged_pool_get, pool_get)
 
     # ------------------------------------------------------------- the cap
     def live_kernels(self) -> int:
@@ -66,13 +141,66 @@ class GopskitKernelManager(AsyncMappingKernelManager):
     def is_full(self) -> bool:
         return self.live_kernels() >= self.max_kernels
 
+    # ------------------------------------------------- the cap per client
+    def client_kernels(self, address: str) -> list[str]:
+        """The live kernels (and places held) charged to ``address``'s client; forgets dead ones."""
+        alive = set(self.list_kernel_ids()) | self._starting | self._pending
+        for gone in [k for k in self._owners if k not in alive]:
+            del self._owners[gone]
+        key = client_key(address)
+        return [k for k, (owner, _) in self._owners.items() if owner == key]
+
+    def client_is_full(self, address: str) -> bool:
+        """Whether a page load from ``address`` would be refused by the per-client cap."""
+        return address not in LOOPBACK and len(self.client_kernels(address)) >= self.kernels_per_client
+
+    def _check_client(self) -> Claim | None:
+        """The page load to charge a new kernel to (None: nobody), refused when its client is at the cap."""
+        claim = PAGE_LOAD.get()
+        if claim is None or claim.kernel_id is not None:
+            return None
+        if self.client_is_full(claim.address):
+            self.refused_clients += 1
+            raise ClientFull(claim.address, len(self.client_kernels(claim.address)), self.kernels_per_client)
+        return claim
+
+    def _charge(self, claim: Claim | None, kernel_id: str) -> None:
+        if claim is not None:
+            claim.kernel_id = kernel_id
+            self._owners[kernel_id] = (client_key(claim.address), time.monotonic())
+
+    async def _charged_pool_get(self, pool_get, notebook_name, *args, **kwargs):
+        """Voila's ``get_rendered_notebook`` (a ready kernel for a page), charged to the page's client.
+
+        A place is held before the first await, so simultaneous loads from
+        one client cannot all pass the check; the pool is not touched when
+        the client is at its cap.
+        """
+        claim = self._check_client()
+        place = f"pending-{uuid.uuid4()}"
+        self._charge(claim, place)
+        self._pending.add(place)
+        try:
+            render_task, rendered, kernel_id = await pool_get(notebook_name, *args, **kwargs)
+        except BaseException:
+            if claim is not None:
+                claim.kernel_id = None  # the handler may try again with a kernel of its own
+            raise
+        finally:
+            self._pending.discard(place)
+            self._owners.pop(place, None)
+        self._charge(claim, kernel_id)
+        return render_task, rendered, kernel_id
+
     async def start_kernel(self, *args, kernel_id=None, **kwargs):
         if kernel_id is not None and kernel_id in self:
             return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+        claim = self._check_client()  # first: "close another tab" says more than "the room is full"
         if self.is_full():
             self.refused += 1
             raise RoomFull(f"{self.live_kernels()} kernels are live, the most this server allows is {self.max_kernels}")
         kernel_id = kernel_id or str(uuid.uuid4())
+        self._charge(claim, kernel_id)
         self._starting.add(kernel_id)  # counted from now on, before the first await
         try:
             return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)

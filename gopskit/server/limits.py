@@ -1,8 +1,8 @@
 """The numbers that bound the served apps, and how their defaults are chosen.
 
 >>> limits = Limits(max_kernels=12, kernel_memory_mb=1024)
->>> limits.max_kernels, limits.cull_idle_seconds
-(12, 60)
+>>> limits.max_kernels, limits.cull_idle_seconds, limits.kernels_per_client
+(12, 60, 4)
 >>> Limits(max_kernels=0)
 Traceback (most recent call last):
 ...
@@ -28,6 +28,11 @@ TYPICAL_KERNEL_MB = 120
 RESERVED_MB = 2048
 #: The kernel cap never goes beyond this, whatever the memory.
 MAX_KERNELS_CEILING = 500
+#: The serving computer itself, as a page request's address: not paced, not
+#: held to the per-client cap (the teacher's browser, the kit's tests and
+#: benchmarks open many pages). Only these addresses: 127.0.0.2 and the rest of
+#: 127.0.0.0/8 count as clients like any other computer (the tests use them).
+LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 
 
 def total_memory_mb() -> int:
@@ -77,6 +82,11 @@ class Limits:
       minute; beyond it the page says to wait. The serving computer itself
       (loopback) is not paced unless ``pace_loopback``: the teacher's own
       browser, and the kit's tests and benchmarks, open many pages at once.
+    * ``kernels_per_client``: live kernels one client (network address) may
+      hold; a page beyond it is told to close another gopskit tab. Without
+      it one student with many tabs, or anyone on purpose, fills the room.
+      The serving computer itself (:data:`LOOPBACK`) is exempt; it still
+      counts against ``max_kernels``.
     * ``max_message_bytes``: the largest message a browser may send.
     * ``max_pending_bytes``: bytes waiting to be sent to one page; a page that
       does not read them (a hostile client asking for widget states and never
@@ -92,6 +102,7 @@ class Limits:
     buffer_max_messages: int = 2000
     buffer_max_bytes: int = 16 << 20
     pages_per_minute: int = 60
+    kernels_per_client: int = 4
     max_message_bytes: int = 4 << 20
     max_pending_bytes: int = 32 << 20
     max_connections_per_kernel: int = 6
@@ -107,6 +118,8 @@ class Limits:
         _check_whole("message buffer length", self.buffer_max_messages, 1, 10**6, "messages")
         _check_whole("message buffer size", self.buffer_max_bytes, 1024, 1 << 32, "bytes")
         _check_whole("page loads per minute", self.pages_per_minute, 1, 10**5, "per address")
+        _check_whole("per-client kernel cap", self.kernels_per_client, 1, MAX_KERNELS_CEILING,
+                     "live kernels one computer may hold")
         _check_whole("largest browser message", self.max_message_bytes, 1024, 1 << 30, "bytes")
         _check_whole("bytes waiting for one page", self.max_pending_bytes, 1 << 16, 1 << 32, "bytes")
         _check_whole("connections per kernel", self.max_connections_per_kernel, 1, 1000, "websockets")
