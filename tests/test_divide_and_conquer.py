@@ -73,11 +73,11 @@ def test_a_whole_game_worked_by_hand():
 
 def test_explanations_say_why_the_trick_was_won():
     state = RULES.new_game()
-    assert state.apply([2, 8]).explain() == "Player 1's 2 divides player 2's 8 exactly: the 2 takes the trick."
-    assert state.apply([5, 4]).explain() == "Player 2's 4 is one less than player 1's 5: the 4 takes the trick."
+    assert state.apply([2, 8]).explain() == "Player 1's 2 divides Player 2's 8 exactly: the 2 takes the trick."
+    assert state.apply([5, 4]).explain() == "Player 2's 4 is one less than Player 1's 5: the 4 takes the trick."
     assert state.apply([12, 10]).explain() == (
-        "Player 1's Q (12) beats player 2's 10: higher, and 10 neither divides Q (12) nor is one less.")
-    assert state.log()[0] == "Trick 1: Player 1's 2 divides player 2's 8 exactly: the 2 takes the trick."
+        "Player 1's Q (12) beats Player 2's 10: higher, and 10 neither divides Q (12) nor is one less.")
+    assert state.log()[0] == "Trick 1: Player 1's 2 divides Player 2's 8 exactly: the 2 takes the trick."
 
 
 def test_most_tricks_win():

@@ -21,7 +21,7 @@ def test_discard_three_cards_by_hand():
     assert [e.outcome for e in events] == ["won", "discarded", "won"]
     assert state.lost == [2]
     assert state.winners() == [0]
-    assert events[1].explain() == "Tie at 2 between player 1 and player 2: the 2 is discarded."
+    assert events[1].explain() == "Tie at 2 between Player 1 and Player 2: the 2 is discarded."
 
 
 def test_carry_adds_the_tied_prize_to_the_next_turn():

@@ -42,9 +42,9 @@ def snapshot(state):
 
 # ------------------------------------------------- the source's examples ---
 @pytest.mark.parametrize("cards, void, winner, reason, why", [
-    (["JS", "9S", "QS"], {}, 0, "middle", "player 1's J♠ is the middle card of three spades"),
-    (["QH", "AD", "7H"], {1: "H"}, 1, "odd suit", "player 2's A♦ is the only diamond"),
-    (["JC", "9S", "KH"], {1: "C", 2: "C"}, 2, "odd colour", "player 3's K♥ is the only red card"),
+    (["JS", "9S", "QS"], {}, 0, "middle", "Player 1's J♠ is the middle card of three spades"),
+    (["QH", "AD", "7H"], {1: "H"}, 1, "odd suit", "Player 2's A♦ is the only diamond"),
+    (["JC", "9S", "KH"], {1: "C", 2: "C"}, 2, "odd colour", "Player 3's K♥ is the only red card"),
 ])
 def test_the_three_worked_tricks_of_the_source(cards, void, winner, reason, why):
     assert gooseberry(cards) == (winner, reason)
@@ -52,7 +52,7 @@ def test_the_three_worked_tricks_of_the_source(cards, void, winner, reason, why)
     assert state.apply([cards[0]]) is None and state.apply([cards[1]]) is None
     event = state.apply([cards[2]])
     assert (event.winner, event.taker, event.reason) == (winner, winner, reason)
-    assert why in event.explain() and event.explain().endswith(f"player {winner + 1} takes the trick and leads next.")
+    assert why in event.explain() and event.explain().endswith(f"Player {winner + 1} takes the trick and leads next.")
     assert state.to_move() == (winner,)
     assert state.observation(0).tricks_won == tuple(int(p == winner) for p in range(3))
 
@@ -149,7 +149,7 @@ def test_the_goose_wins_and_its_holder_gooses_who_takes_the_trick_and_leads():
     state.apply([JOKER])
     pending = state.apply(["KS"])
     assert pending.taker is None and pending.winner == 1
-    assert pending.explain() == "A♠ Goose K♠: the Goose wins; player 2 now chooses who takes the trick."
+    assert pending.explain() == "A♠ Goose K♠: the Goose wins; Player 2 now chooses who takes the trick."
     assert state.to_move() == (1,) and state.legal_moves(1) == [0, 1, 2] and state.legal_moves(0) == []
     assert state.observation(0).goose_holder == 1
     before = snapshot(state)
@@ -157,7 +157,7 @@ def test_the_goose_wins_and_its_holder_gooses_who_takes_the_trick_and_leads():
         state.apply(["QS"])
     assert snapshot(state) == before
     event = state.apply([2])
-    assert event.explain() == ("A♠ Goose K♠: player 2's Goose wins and player 2 gooses player 3, "
+    assert event.explain() == ("A♠ Goose K♠: Player 2's Goose wins and Player 2 gooses Player 3, "
                                "who takes the trick and leads next.")
     assert state.to_move() == (2,) and state.observation(0).tricks_won == (0, 0, 1)
     assert state.record()["plays"] == [["AS", JOKER, "KS", 2]]
@@ -168,7 +168,7 @@ def test_the_goose_holder_may_keep_the_trick_and_then_leads():
     state = deal_with({0: ["AS"], 1: [JOKER], 2: ["KS"]}, void={1: "S"})
     for card in ("AS", JOKER, "KS"):
         state.apply([card])
-    assert "player 2 keeps the trick and leads next" in state.apply({1: 1}).explain()
+    assert "Player 2 keeps the trick and leads next" in state.apply({1: 1}).explain()
     assert state.to_move() == (1,)
 
 
@@ -186,7 +186,7 @@ def test_a_goose_led_as_the_last_card_wins_and_ends_the_deal_with_a_goosing():
     assert state.is_terminal() and [t.taker for t in state.tricks] == [0, 1]
     # seat 0: 1 own + 2 x 0 (seat 2 on its right); seat 1: 1 + 2 x 1; seat 2: 0 + 2 x 1.
     assert state.points() == [1, 3, 2] and state.scores() == [1, 3, 12] and state.winners() == [2]
-    assert event.explain().endswith("End of the deal: player 1 1, player 2 3, player 3 2 + 10 for the middling score.")
+    assert event.explain().endswith("End of the deal: Player 1 1, Player 2 3, Player 3 2 + 10 for the middling score.")
 
 
 # ----------------------------------------------------------------- scores --

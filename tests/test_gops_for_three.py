@@ -38,7 +38,7 @@ def test_highest_of_three_different_bids_wins():
     state = deal(7)
     event = state.apply([5, 9, 2])
     assert event.winner == 1 and event.reason == "highest" and state.won[1] == [(7,)]
-    assert event.explain() == "Player 2 wins the 7♦ with the 9 (highest bid; player 1 bid 5, player 3 bid 2)."
+    assert event.explain() == "Player 2 wins the 7♦ with the 9 (highest bid; Player 1 bid 5, Player 3 bid 2)."
     assert state.offer == (1,)  # the next diamond is turned
     assert [sorted(h) for h in state.hands] == [sorted(set(range(1, 14)) - {b}) for b in (5, 9, 2)]
 
@@ -218,7 +218,7 @@ def test_a_whole_deal_scores_high_and_low_and_explains_it():
     assert state.winners() == [0]
     assert last.deal.rule == "high-low"
     assert last.explain().endswith(
-        "Deal over, totals 40, 15, 0: player 1 scores 40 (highest), player 3 scores 0 (lowest), player 2 in the middle scores 0.")
+        "Deal over, totals 40, 15, 0: Player 1 scores 40 (highest), Player 3 scores 0 (lowest), Player 2 in the middle scores 0.")
 
 
 # ------------------------------------------------------------ bad moves ---

@@ -30,7 +30,7 @@ def test_the_highest_bid_takes_a_positive_prize():
     event = state.apply([12, 3, 9])
     assert (event.winner, event.outcome, event.highest) == (0, "won", True)
     assert state.scores() == [7, 0, 0] and state.won == [[7], [], []]
-    assert event.explain() == "Player 1 takes the +7 with the highest bid, 12 (player 2 bid 3; player 3 bid 9)."
+    assert event.explain() == "Player 1 takes the +7 with the highest bid, 12 (Player 2 bid 3; Player 3 bid 9)."
 
 
 def test_the_lowest_bid_takes_a_negative_prize():
@@ -45,7 +45,7 @@ def test_equal_bids_cancel_and_the_next_highest_unique_bid_wins():
     event = state.apply([15, 15, 8, 2])
     assert event.winner == 2 and event.cancelled == (0, 1) and state.scores() == [0, 0, 5, 0]
     assert event.explain() == ("Player 3 takes the +5 with the highest bid left, 8 "
-                               "(two 15s cancelled; player 4 bid 2).")
+                               "(two 15s cancelled; Player 4 bid 2).")
 
 
 def test_equal_bids_cancel_for_a_negative_prize_too():
@@ -67,7 +67,7 @@ def test_when_every_bid_cancels_the_prize_carries_over_and_joins_the_next():
     assert event.explain() == "Every bid was matched: the +3 carries over to the next turn."
     event = state.apply([1, 2])
     assert event.offer == (3, 6) and event.points == 9 and state.scores() == [0, 9]
-    assert event.explain() == "Player 2 takes the +3 and +6 (worth +9) with the highest bid, 2 (player 1 bid 1)."
+    assert event.explain() == "Player 2 takes the +3 and +6 (worth +9) with the highest bid, 2 (Player 1 bid 1)."
 
 
 def test_carries_chain_until_someone_takes_the_whole_offer():

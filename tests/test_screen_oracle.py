@@ -204,6 +204,7 @@ def must_name(game: str, event) -> list[str]:
     raise AssertionError(game)
 
 
+LOWER_NAME = re.compile(r"\bplayer \d")  # a name is written 'Player 2' everywhere, as on its panel
 BAD_ARTICLES = re.compile(r"\b(?:a (?:8|11|18|A|Ace)\b|an (?:[2-79]|10|J|Q|K)\b)")
 CARD_TOKEN = r"(?<![\w+\-↑↓♠♥♦♣]){}(?![\w↑↓♠♥♦♣])"
 
@@ -214,6 +215,7 @@ def check_explanation(game: str, event, text: str, players: int):
         assert re.search(CARD_TOKEN.format(re.escape(name)), text), f"{name!r} is not named in {text!r}"
     for number in re.findall(r"[Pp]layer (\d+)", text):
         assert 1 <= int(number) <= players, text
+    assert not LOWER_NAME.search(text), f"a player's name loses its capital in {text!r} (the panels say 'Player 1')"
     if game == "divide-and-conquer" and 12 in event.cards:
         assert "Q (12)" in text, f"the Queen's value is not said in {text!r}"
     check_amounts(game, event, text)
@@ -228,7 +230,7 @@ def check_amounts(game: str, event, text: str):
             if points:
                 assert re.search(rf"player {p + 1}\b[^.;:]*? scores {points}\b", text.replace("Player", "player")), text
     if game == "gooseberry-fool" and event.deal_points is not None:
-        said = dict(re.findall(r"player (\d) (\d+)", text.split("End of the deal:")[1]))
+        said = dict(re.findall(r"[Pp]layer (\d) (\d+)", text.split("End of the deal:")[1]))
         assert said == {str(p + 1): str(v) for p, v in enumerate(event.deal_points)}, text
     if game == "throps" and event.deal is not None:
         said = dict(re.findall(r"player (\d) scores (-?\d+)", text.replace("Player", "player")))
@@ -245,6 +247,7 @@ CASES = [
     ("goofspiel", {"num_cards": 5, "ties": "rebid", "players": 3}, 3),
     ("goofspiel", {"num_cards": 5, "blind": True, "face_down_trophies": True}, 3),
     ("goofspiel", {"num_cards": 5, "hidden_bids": True}, 3),
+    ("goofspiel", {"num_cards": 3, "hidden_bids": True, "players": 3, "ties": "carry", "target": 8}, 2),
     ("goofspiel", {"num_cards": 4, "target": 12}, 3),
     ("goofspiel", {"num_cards": 4, "defeat_the_dealer": True}, 3),
     ("gops-for-three", {}, 6),
@@ -278,6 +281,7 @@ HOT_SEATS = [
     ("goofspiel", {"num_cards": 5}, ["human", "human"]),
     ("goofspiel", {"num_cards": 4, "defeat_the_dealer": True}, ["human", "human"]),
     ("goofspiel", {"num_cards": 4, "hidden_bids": True}, ["human", "human"]),
+    ("goofspiel", {"num_cards": 3, "hidden_bids": True, "target": 7}, ["human", "human"]),
     ("gops-for-three", {}, ["human", "human", "gops3-proportional"]),
     ("divide-and-conquer", {}, ["human", "human"]),
     ("raj", {}, ["human", "human", "random"]),
@@ -334,8 +338,11 @@ class Oracle:
             assert event.explain(self.names) in status, f"the status {status!r} does not explain the last turn"
         if events:
             self.check_last(parse(board._last.value), events[-1])
-        if viewer is None and self.game == "goofspiel":
+        if viewer is None and self.game == "goofspiel" and not board.finished:
             self.check_shared_screen_keeps_secrets()
+        for part in (board._status, board._table, board._last, board._history, board._summary, board._hand_label):
+            text = parse(part.value).text(skip_cards=False)
+            assert not LOWER_NAME.search(text), f"a player's name loses its capital on screen: {text!r}"
         if not board.finished:
             self.check_hand_row()
             assert self.names[board._active] in status, f"the status {status!r} does not say whose turn it is"
@@ -361,8 +368,9 @@ class Oracle:
             assert all(n is None for n, ok in zip(shown, public[-1]) if not ok), f"the last play shows a secret bid: {shown}"
 
     def _hidden(self) -> bool:
+        """Bids are hidden while the game lasts; at the end every bid is shown."""
         rules = self.board.rules
-        return bool(getattr(rules, "hidden_bids", False))
+        return bool(getattr(rules, "hidden_bids", False)) and not self.board.finished
 
     def check_panels(self, table, viewer):
         seats = table.find("gopskit-seat")
@@ -490,6 +498,11 @@ class Oracle:
             assert f"A tie{when} between " + and_list(self.names[p] for p in winners) in status, status
         summary = parse(board._summary.value)
         self.check_cut_off(status, summary, cut)
+        if getattr(board.rules, "hidden_bids", False):  # the end reveals every bid, and says so
+            assert "every bid is revealed at the end" in parse(board._last.value).text(), board._last.value
+            last = parse(board._last.value).first("gopskit-bids")
+            assert None not in faces(last), f"a bid is still face down at the end: {faces(last)}"
+            assert "?" not in [td.text() for td in parse(board._history.value).walk() if td.tag == "td"]
         items = [li.text() for li in summary.walk() if li.tag == "li"]
         assert items == [f"{self.names[p]}: {_num(s)}" for p, s in enumerate(scores)], items
         series = self.replay_table()
@@ -528,8 +541,7 @@ class Oracle:
         rows = [[td.text() for td in tr.walk() if td.tag == "td"] for tr in table.walk() if tr.tag == "tr"][1:]
         assert len(rows) == len(events_of(board.state)), "the turn table skips or repeats a turn"
         columns = {name: head.index(name) for name in self.names}
-        if any(row[columns[n]] == "?" for row in rows for n in self.names):
-            return None  # hidden bids stay hidden: nothing to replay
+        assert not any(row[columns[n]] == "?" for row in rows for n in self.names), "a bid is still hidden at the end"
         deal = seed_sequence(self.seed).spawn(1 + self.players)[0]
         fresh = board.rules.new_game(np.random.default_rng(deal))
         series = [[0.0] for _ in range(self.players)]
@@ -680,16 +692,25 @@ def test_oracle_catches_explanations_that_misname_cards():
     check_explanation("gops-for-three", three_aces, three_aces.explain(), 3)
     turn = TurnResult(0, 1, (1,), (2, 1), 0, 1, "won")
     with pytest.raises(AssertionError, match="'A'"):
-        check_explanation("goofspiel", turn, "Player 1 wins the 1 with a 2 (player 2 bid 1).", 2)
+        check_explanation("goofspiel", turn, "Player 1 wins the 1 with a 2 (Player 2 bid 1).", 2)
     check_explanation("goofspiel", turn, turn.explain(), 2)
     eight = TurnResult(0, 1, (1,), (8, 1), 0, 1, "won")
     with pytest.raises(AssertionError, match="article"):
-        check_explanation("goofspiel", eight, "Player 1 wins the A with a 8 (player 2 bid A).", 2)
+        check_explanation("goofspiel", eight, "Player 1 wins the A with a 8 (Player 2 bid A).", 2)
     assert "with an 8" in eight.explain()
     queen = Trick(0, 0, (9, 12), 1, "higher")
     with pytest.raises(AssertionError, match="Queen"):
-        check_explanation("divide-and-conquer", queen, "Player 2's Q beats player 1's 9: higher, and 9 neither divides Q nor is one less.", 2)
+        check_explanation("divide-and-conquer", queen, "Player 2's Q beats Player 1's 9: higher, and 9 neither divides Q nor is one less.", 2)
     check_explanation("divide-and-conquer", queen, queen.explain(), 2)
+
+
+def test_oracle_catches_a_name_that_loses_its_capital_inside_a_sentence():
+    """The old explanations wrote 'Tie at 5 between player 1 and player 2' next to panels saying 'Player 1'."""
+    tie = TurnResult(0, 5, (5,), (5, 5), None, 0, "discarded", (0, 1))
+    with pytest.raises(AssertionError, match="capital"):
+        check_explanation("goofspiel", tie, "Tie at 5 between player 1 and player 2: the 5 is discarded.", 2)
+    assert tie.explain() == "Tie at 5 between Player 1 and Player 2: the 5 is discarded."
+    check_explanation("goofspiel", tie, tie.explain(), 2)
 
 
 def test_oracle_catches_a_trick_announced_after_the_last(monkeypatch):
@@ -778,7 +799,7 @@ def test_oracle_catches_a_hot_seat_screen_showing_a_hidden_bid(monkeypatch):
     import gopskit.widgets.views.goofspiel as goofspiel_view
 
     real = goofspiel_view._seen
-    monkeypatch.setattr(goofspiel_view, "_seen", lambda hand, viewer: real(hand, 0 if viewer is None else viewer))
+    monkeypatch.setattr(goofspiel_view, "_seen", lambda hand, viewer, revealed=False: real(hand, 0 if viewer is None else viewer, revealed))
     with pytest.raises(AssertionError, match="secret bid"):
         Oracle("goofspiel", {"num_cards": 4, "hidden_bids": True}, 0, seats=["human", "human"]).play()
 
@@ -792,3 +813,21 @@ def test_oracle_catches_a_hot_seat_screen_showing_the_dealers_prize(monkeypatch)
     with pytest.raises(AssertionError, match="prize someone may not see"):
         for seed in range(4):
             Oracle("goofspiel", {"num_cards": 4, "defeat_the_dealer": True}, seed, seats=["human", "human"]).play()
+
+
+def test_oracle_catches_hidden_bids_left_hidden_after_the_game(monkeypatch):
+    """The old end screen kept '?' in the turn table: nothing to check the scores against."""
+    import gopskit.widgets.views.goofspiel as goofspiel_view
+
+    monkeypatch.setattr(goofspiel_view, "_revealed", lambda state: False)
+    with pytest.raises(AssertionError, match="revealed at the end|still hidden"):
+        Oracle("goofspiel", {"num_cards": 4, "hidden_bids": True}, 0).play()
+
+
+def test_oracle_catches_hidden_bids_revealed_before_the_game_ends(monkeypatch):
+    """Revealing is for the end only: a hot seat's shared screen keeps the bids hidden while the game lasts."""
+    import gopskit.widgets.views.goofspiel as goofspiel_view
+
+    monkeypatch.setattr(goofspiel_view, "_revealed", lambda state: bool(state.rules.hidden_bids))
+    with pytest.raises(AssertionError, match="secret bid"):
+        Oracle("goofspiel", {"num_cards": 4, "hidden_bids": True}, 0, seats=["human", "human"]).play()

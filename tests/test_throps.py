@@ -33,7 +33,7 @@ def test_the_highest_rank_takes_the_stock_card_and_the_ace_is_highest():
     state = SINGLE.deal_from([["AC", "2S"], ["KS", "3S"], ["9H", "4S"]], ["7S", "8S"])
     event = state.apply(["AC", "KS", "9H"])
     assert event.winner == 0 and event.tied == () and state.won == [["7S"], [], []]
-    assert event.explain() == "Player 1 takes the 7♠ with the A♣ (highest bid; player 2 bid K♠, player 3 bid 9♥)."
+    assert event.explain() == "Player 1 takes the 7♠ with the A♣ (highest bid; Player 2 bid K♠, Player 3 bid 9♥)."
     assert state.stock_card == "8S"
 
 
@@ -63,8 +63,8 @@ def test_the_suit_ladder_orders_all_four_suits_for_every_stock_suit():
 def test_tie_explanation_names_the_rival_and_the_others():
     state = SINGLE.deal_from([["KS", "2C"], ["KD", "3C"], ["9H", "4C"]], ["7C", "5S"])
     assert state.apply(["KS", "KD", "9H"]).explain() == (
-        "Player 1 takes the 7♣ with the K♠ (tie at K with player 2's K♦, broken by suit: "
-        "same colour as the stock card; player 3 bid 9♥).")
+        "Player 1 takes the 7♣ with the K♠ (tie at K with Player 2's K♦, broken by suit: "
+        "same colour as the stock card; Player 3 bid 9♥).")
 
 
 # ------------------------------------------------------------- scoring ---
@@ -104,8 +104,8 @@ def test_a_short_deal_worked_by_hand():
     assert state.is_terminal() and state.won == [["8S"], [], ["9S", "10H"]]
     assert state.scores() == [38, 40, 21] and state.winners() == [1]
     assert last.explain().endswith(
-        "Deal over: player 1 scores 38 (8 in ♠ - 0 + 30), player 2 scores 40 (won nothing: four void suits), "
-        "player 3 scores 21 (10 in ♥ - 9 + 20).")
+        "Deal over: Player 1 scores 38 (8 in ♠ - 0 + 30), Player 2 scores 40 (won nothing: four void suits), "
+        "Player 3 scores 21 (10 in ♥ - 9 + 20).")
 
 
 # -------------------------------------------------------- observations ---

@@ -46,7 +46,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import a_card, and_list, card_name
+from ..cards import a_card, and_list, card_name, in_sentence
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, show
 
@@ -254,8 +254,8 @@ class TurnResult:
 
 
 def _lower(name: str) -> str:
-    """A name inside a sentence: ``Player 2`` and ``You`` lose their capital; other names keep it."""
-    return name[0].lower() + name[1:] if name.startswith("Player") or name == "You" else name
+    """A name inside a sentence (:func:`gopskit.cards.in_sentence`): ``Player 2`` keeps its capital."""
+    return in_sentence(name)
 
 
 @dataclasses.dataclass(frozen=True)

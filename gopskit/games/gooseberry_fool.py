@@ -49,7 +49,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import JOKER, SUIT_NAMES, card_name, full_deck, is_red, rank_of, suit_of
+from ..cards import JOKER, SUIT_NAMES, card_name, full_deck, is_red, rank_of, suit_of, in_sentence
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, as_move, refuse_if_over, show
 
@@ -274,7 +274,8 @@ def _deal_summary(points: Sequence[int], names: Sequence[str]) -> str:
 
 
 def _lower(name: str) -> str:
-    return name[0].lower() + name[1:] if name.startswith("Player") else name
+    """A name inside a sentence (:func:`gopskit.cards.in_sentence`): ``Player 2`` keeps its capital."""
+    return in_sentence(name)
 
 
 # ----------------------------------------------------------- observation ---

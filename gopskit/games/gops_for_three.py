@@ -43,7 +43,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import card_name, counted
+from ..cards import card_name, counted, in_sentence
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, refuse_if_over, show
 
@@ -325,7 +325,8 @@ def _all_three(bids) -> str:
 
 
 def _lower(name: str) -> str:
-    return name[0].lower() + name[1:] if name.startswith("Player") else name
+    """A name inside a sentence (:func:`gopskit.cards.in_sentence`): ``Player 2`` keeps its capital."""
+    return in_sentence(name)
 
 
 # ----------------------------------------------------------- observation ---

@@ -40,7 +40,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import and_list
+from ..cards import and_list, in_sentence
 from ..errors import IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, show
 
@@ -171,7 +171,8 @@ _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def _lower(name: str) -> str:
-    return name[0].lower() + name[1:] if name.startswith("Player") else name
+    """A name inside a sentence (:func:`gopskit.cards.in_sentence`): ``Player 2`` keeps its capital."""
+    return in_sentence(name)
 
 
 def resolve_bids(bids: Sequence[int], highest: bool) -> tuple[int | None, tuple[int, ...]]:

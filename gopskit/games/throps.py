@@ -36,7 +36,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..cards import SUIT_SYMBOLS, SUITS, and_list, card_name, full_deck, parse_card, rank_name
+from ..cards import SUIT_SYMBOLS, SUITS, and_list, card_name, full_deck, parse_card, rank_name, in_sentence
 from ..errors import GopsError, IllegalMoveError, OptionError, RecordError
 from .base import GameState, Observation, Rules, refuse_if_over, show
 
@@ -238,7 +238,8 @@ class ThropsTrick:
 
 
 def _lower(name: str) -> str:
-    return name[0].lower() + name[1:] if name.startswith("Player") else name
+    """A name inside a sentence (:func:`gopskit.cards.in_sentence`): ``Player 2`` keeps its capital."""
+    return in_sentence(name)
 
 
 # ----------------------------------------------------------- observation ---

@@ -24,8 +24,8 @@ import dataclasses
 from html import escape
 
 from ...games.base import GameState, MatchState
-from ...games.goofspiel import TIE_RULES, Goofspiel
-from ...cards import and_list, card_name
+from ...games.goofspiel import TIE_RULES, Goofspiel, TurnView
+from ...cards import and_list, card_name, in_sentence
 from ..cards import render_card, render_cards
 from .base import GameView, HandCard, OptionSpec, _key, all_events, render_scoreboard
 
@@ -70,7 +70,7 @@ class GoofspielView(GameView):
             OptionSpec("ace_high", "Ace high", "bool", help="the Ace bids above the King and is worth 14"),
             OptionSpec("blind", "Blind", "bool", help="the prize is turned only after the bids"),
             OptionSpec("face_down_trophies", "Face-down trophies", "bool", help="won piles hidden until the end"),
-            OptionSpec("hidden_bids", "Hidden bids", "bool", help="only the winner of each turn is announced"),
+            OptionSpec("hidden_bids", "Hidden bids", "bool", help="only the winner of each turn is announced; every bid is revealed at the end"),
             OptionSpec("defeat_the_dealer", "Defeat the dealer", "bool", help="the dealer sees the prize and bids first"),
             OptionSpec("dealer", "First dealer", "seat", low=0, high=6, help="Defeat the Dealer: who deals the first hand"),
             OptionSpec("target", "Match to (0: one hand)", "optional-int", low=0, high=1000, help="play hands until a total reaches this (0: one hand)"),
@@ -173,7 +173,7 @@ class GoofspielView(GameView):
 
     def render_last(self, state, viewer, names):
         hand = current_hand(state)
-        seen = _seen(hand, viewer)
+        seen = _seen(hand, viewer, _revealed(state))
         if not seen:
             return '<div class="gopskit-reveal gopskit-quiet">The bids will appear here, all at once.</div>'
         view = seen[-1]
@@ -188,9 +188,10 @@ class GoofspielView(GameView):
                                         name=_rank(bid)))
         offer = "".join(render_card(_rank(c), PRIZE_SUIT, size="small", name=_rank(c)) for c in view.offer)
         why = escape(self.explain_turn(hand, len(seen) - 1, names, seen))
+        told = f'<div class="gopskit-caption gopskit-revealed">{REVEALED}</div>' if _revealed(state) else ""
         return (
             f'<div class="gopskit-reveal"><div class="gopskit-label">Turn {len(seen)}: bids for {offer}</div>'
-            f'<div class="gopskit-bids">{"".join(bids)}</div><div class="gopskit-why">{why}</div></div>'
+            f'<div class="gopskit-bids">{"".join(bids)}</div><div class="gopskit-why">{why}</div>{told}</div>'
         )
 
     def explain_turn(self, hand, index, names, seen) -> str:
@@ -208,7 +209,7 @@ class GoofspielView(GameView):
         hand = current_hand(state)
         if isinstance(state, MatchState) and not hand.events and len(state.hands) > 1:
             hand = state.hands[-2]  # a new hand was just dealt: explain the last turn of the one before
-        seen = _seen(hand, viewer)
+        seen = _seen(hand, viewer, _revealed(state))
         if not seen:
             return ""
         return self.explain_turn(hand, len(seen) - 1, names, seen)
@@ -219,7 +220,7 @@ class GoofspielView(GameView):
         headers = (["Hand"] if len(hands) > 1 else []) + ["Turn", "Prize"] + list(names) + ["Result"]
         rows = []
         for h, hand in enumerate(hands, 1):
-            for t, view in enumerate(_seen(hand, viewer), 1):
+            for t, view in enumerate(_seen(hand, viewer, _revealed(state)), 1):
                 offer = " + ".join(_rank(c) for c in view.offer)
                 bids = ["?" if b is None else _rank(b) for b in view.bids]
                 if view.winner is not None:
@@ -268,7 +269,8 @@ def _rebid_eligible(rules, events, index):
 
 
 def _lower(name: str) -> str:
-    return name[0].lower() + name[1:] if name.startswith("Player") else name
+    """A name inside a sentence (:func:`gopskit.cards.in_sentence`): ``Player 2`` keeps its capital."""
+    return in_sentence(name)
 
 
 def _points(obs, card: int) -> int:
@@ -279,9 +281,21 @@ def _secret_hands(hand) -> bool:
     return hand.rules.hidden_bids and not hand.is_terminal()
 
 
-def _seen(hand, viewer) -> list:
+REVEALED = "Hidden bids: the game is over, so every bid is revealed at the end."
+
+
+def _revealed(state) -> bool:
+    """Hidden bids are shown once the whole game (every hand of a match) is over: nothing is left
+    to keep secret, and the table can then be checked against the scores. The record holds them too."""
+    return bool(state.rules.hidden_bids) and state.is_terminal()
+
+
+def _seen(hand, viewer, revealed: bool = False) -> list:
     """The hand's past turns as ``viewer`` saw them; for the public screen of a hot seat (``viewer`` None),
-    only what every player saw (with hidden bids, each person's own bids stay off the shared screen)."""
+    only what every player saw (with hidden bids, each person's own bids stay off the shared screen).
+    ``revealed``: the game is over and every bid is shown, as played."""
+    if revealed:
+        return [TurnView(e.prize, e.offer, e.bids, e.winner, e.outcome) for e in hand.events if e is not None]
     if viewer is not None:
         return list(hand.observation(viewer).history)
     views = [hand.observation(p).history for p in range(hand.num_players)]

@@ -67,7 +67,7 @@ class GooseberryFoolView(CardTableView):
     def centre(self, state, obs):
         cards = [self.card(state, c) for _seat, c in obs.table]
         if obs.goose_holder is not None:
-            return cards, f"The Goose won: player {obs.goose_holder + 1} says who takes this trick."
+            return cards, f"The Goose won: Player {obs.goose_holder + 1} says who takes this trick."
         if obs.led_suit:
             return cards, f"Follow {SUIT_NAMES[obs.led_suit]} if you can."
         return cards, "A new trick: the leader plays any card."
