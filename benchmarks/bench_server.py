@@ -11,8 +11,14 @@
    the network doing it on purpose. Prints how many were served and how many
    got "the room is full", the memory of the server and its kernels after the
    storm, then the kernels alive every ``--every`` seconds until all are freed.
+3. **One client fills the room** (Linux: the clients are 127.0.0.2 and
+   127.0.0.3, other loopback addresses, which count as computers): one
+   client loads ``--client-loads`` classroom pages at once and keeps them;
+   then a second client loads one. Prints what each got, for ``gopskit
+   serve`` with its cap per client (``--per-client``) and for the peer, the
+   same server with no cap per client (``--kernels-per-client=500``).
 
-Run: ``.venv/bin/python benchmarks/bench_server.py [--loads 100] [--max-kernels 10]``
+Run: ``.venv/bin/python benchmarks/bench_server.py [--loads 100] [--max-kernels 10] [--sections 1,2,3]``
 (the server's default idle culling: 60 s idle, checked every 20 s).
 """
 
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import http.client
 import json
 import re
 import subprocess
@@ -94,7 +101,7 @@ def attack(url: str, process: psutil.Process, seconds: float, cap_mb: float) -> 
     ws.close()
     time.sleep(2)
     after = process.memory_info().rss / MB
-    answering = get(f"{url}/voila/render/nothing-here.ipynb", timeout=5)[0] == 404
+    answering = get(f"{url}/voila/api/contents", timeout=5)[0] == 200  # needs no kernel (no free place)
     return {"before": before, "peak": peak, "after": after, "seconds": elapsed, "stopped_early": stopped_early,
             "answering": answering}
 
@@ -141,6 +148,35 @@ def abandoned_loads(url: str, process: psutil.Process, loads: int, workers: int,
           f"a new page loads: {'yes' if get(f'{url}/voila/render/classroom.ipynb')[0] == 200 else 'NO'}")
 
 
+def load_from(url: str, source: str, page: str = "classroom.ipynb") -> tuple[int, float]:
+    """GET an app with the client socket bound to ``source`` (one loopback address, one computer)."""
+    port = int(url.rsplit(":", 1)[1])
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=180, source_address=(source, 0))
+    try:
+        connection.request("GET", f"/voila/render/{page}")
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status, time.monotonic() - started
+    except OSError:
+        return 0, time.monotonic() - started
+    finally:
+        connection.close()
+
+
+def one_client_fills(url: str, process: psutil.Process, loads: int) -> None:
+    """Client A loads ``loads`` pages at once and keeps them; then client B loads one."""
+    with concurrent.futures.ThreadPoolExecutor(loads) as pool:
+        flood = [s for s, _ in pool.map(lambda _: load_from(url, "127.0.0.2"), range(loads))]
+    alive = tree_memory(process)[2]
+    status, seconds = load_from(url, "127.0.0.3")
+    verdict = {200: "served", 503: "'the room is full'", 429: "'close another tab'"}.get(status, f"HTTP {status}")
+    print(f"    client A: {flood.count(200)} served, {flood.count(429)} 'close another tab', "
+          f"{flood.count(503)} 'the room is full', {len(flood) - flood.count(200) - flood.count(429) - flood.count(503)}"
+          f" other; kernels alive: {alive}")
+    print(f"    client B, next: {verdict} in {seconds:.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=100)
@@ -150,9 +186,30 @@ def main() -> None:
     parser.add_argument("--peer-cap-mb", type=float, default=1500)
     parser.add_argument("--every", type=float, default=10)
     parser.add_argument("--skip-peer", action="store_true")
+    parser.add_argument("--client-loads", type=int, default=20)
+    parser.add_argument("--per-client", type=int, default=4)
+    parser.add_argument("--sections", default="1,2,3", help="which measures to run, e.g. 3")
     args = parser.parse_args()
+    sections = set(args.sections.split(","))
     options = [f"--max-kernels={args.max_kernels}", "--pages-per-minute=100000"]
+    if "1" in sections:
+        websocket_attack(args, options)
+    if "2" in sections:
+        print(f"\n2. {args.loads} abandoned page loads of the classroom page ({args.workers} at a time, "
+              f"cap {args.max_kernels} kernels, default culling)")
+        with open("/dev/null", "w") as log, background_server(preheat=True, log=log, options=options) as url:
+            abandoned_loads(url, psutil.Process(background_server.pid), args.loads, args.workers, args.every, 240)
+    if "3" in sections:
+        print(f"\n3. one client loads {args.client_loads} classroom pages at once and keeps them, "
+              f"then another client loads one (room of {args.max_kernels} kernels)")
+        for name, per_client in (("gopskit serve", args.per_client), ("no per-client cap", 500)):
+            print(f"  {name} (--kernels-per-client={per_client}):")
+            with open("/dev/null", "w") as log, background_server(
+                    preheat=False, log=log, options=[*options, f"--kernels-per-client={per_client}"]) as url:
+                one_client_fills(url, psutil.Process(background_server.pid), args.client_loads)
 
+
+def websocket_attack(args, options) -> None:
     print("1. websocket attack (no subprotocol, request_states on the tournament app)")
     with open("/dev/null", "w") as log, background_server(preheat=False, log=log, options=options) as url:
         print_attack("gopskit serve", attack(url, psutil.Process(background_server.pid), args.attack_seconds, 1500))
@@ -169,11 +226,6 @@ def main() -> None:
                 child.wait()
                 for orphan in psutil.Process().children(recursive=True):  # its kernels, if any outlived it
                     orphan.kill()
-
-    print(f"\n2. {args.loads} abandoned page loads of the classroom page ({args.workers} at a time, "
-          f"cap {args.max_kernels} kernels, default culling)")
-    with open("/dev/null", "w") as log, background_server(preheat=True, log=log, options=options) as url:
-        abandoned_loads(url, psutil.Process(background_server.pid), args.loads, args.workers, args.every, 240)
 
 
 if __name__ == "__main__":
