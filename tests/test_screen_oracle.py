@@ -204,6 +204,8 @@ def must_name(game: str, event) -> list[str]:
     raise AssertionError(game)
 
 
+INVITES = re.compile(r"plays any card|[Ff]ollow \w+ if you can|bid for|choose", re.I)
+BAD_COUNT = re.compile(r"(?<![\d.])(?:1 (?:cards|points|stock cards|prize cards|tricks|hands|deals)(?! (?:taken|won):)|0 cards still)\b")
 LOWER_NAME = re.compile(r"\bplayer \d")  # a name is written 'Player 2' everywhere, as on its panel
 BAD_ARTICLES = re.compile(r"\b(?:a (?:8|11|18|A|Ace)\b|an (?:[2-79]|10|J|Q|K)\b)")
 CARD_TOKEN = r"(?<![\w+\-↑↓♠♥♦♣]){}(?![\w↑↓♠♥♦♣])"
@@ -451,6 +453,12 @@ class Oracle:
         if self.board.finished:
             caption = table.first("gopskit-prize-area").text()
             assert not re.search(r"[Tt]rick \d", caption), f"a finished game still announces a trick: {caption!r}"
+            assert not INVITES.search(caption), f"a finished game still invites a play: {caption!r}"
+        for worth in re.findall(r"worth (-?\d+)(?: (points?))?", text):
+            assert worth[1] == ("point" if worth[0] == "1" else "points"), f"'worth {worth[0]}' without its unit: {text!r}"
+        assert not BAD_COUNT.search(text), f"a count reads wrong: {BAD_COUNT.search(text).group()!r} in {text!r}"
+        if hand_of(state).is_terminal():
+            assert not re.search(r"if the deal ended now|would score now", text), f"a finished deal still says 'if it ended now': {text!r}"
 
     def check_last(self, last, event):
         notes = [n.text() for n in last.find("gopskit-note")]
@@ -831,3 +839,29 @@ def test_oracle_catches_hidden_bids_revealed_before_the_game_ends(monkeypatch):
     monkeypatch.setattr(goofspiel_view, "_revealed", lambda state: bool(state.rules.hidden_bids))
     with pytest.raises(AssertionError, match="secret bid"):
         Oracle("goofspiel", {"num_cards": 4, "hidden_bids": True}, 0, seats=["human", "human"]).play()
+
+
+def test_oracle_catches_a_finished_deal_still_inviting_a_trick(monkeypatch):
+    """Gooseberry Fool's old end screen said 'A new trick: the leader plays any card.'"""
+    monkeypatch.setattr(GooseberryFoolView, "centre", lambda self, state, obs: ([], "A new trick: the leader plays any card."))
+    assert _caught("gooseberry-fool", seeds=range(1))
+
+
+def test_oracle_catches_a_finished_deal_scored_as_if_it_ended_now(monkeypatch):
+    """Throps's old end screen kept 'score if the deal ended now' under every panel."""
+    def old(seat, state, obs, player):
+        seat.note = "score if the deal ended now"
+        return seat
+    _patch_seat(monkeypatch, ThropsView, old)
+    assert _caught("throps", seeds=range(1))
+
+
+def test_oracle_catches_counts_without_their_unit_or_plural(monkeypatch):
+    """Goofspiel's prize caption said 'worth 5' where the prompt says '5 points'; counts say '1 card', never '1 cards'."""
+    import gopskit.widgets.views.goofspiel as goofspiel_view
+    import gopskit.widgets.views.throps as throps_view
+
+    monkeypatch.setattr(goofspiel_view, "counted", lambda n, word: str(n))
+    assert _caught("goofspiel", seeds=range(1))
+    monkeypatch.setattr(throps_view, "counted", lambda n, word: f"{n} {word}s")
+    assert _caught("throps", seeds=range(1))

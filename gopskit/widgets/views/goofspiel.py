@@ -25,7 +25,7 @@ from html import escape
 
 from ...games.base import GameState, MatchState
 from ...games.goofspiel import TIE_RULES, Goofspiel, TurnView
-from ...cards import and_list, card_name, in_sentence
+from ...cards import and_list, card_name, counted, in_sentence
 from ..cards import render_card, render_cards
 from .base import GameView, HandCard, OptionSpec, _key, all_events, render_scoreboard
 
@@ -133,10 +133,10 @@ class GoofspielView(GameView):
             body = cards
             points = sum(_points(obs, c) for c in shown)
             if obs.prize is None:
-                carried_text = f"carried over, worth {points}, " if shown else ""
+                carried_text = f"carried over, worth {counted(points, 'point')}, " if shown else ""
                 caption = f"{carried_text}a face-down card: it is turned after the bids"
             else:
-                caption = f"worth {points}"
+                caption = f"worth {counted(points, 'point')}"
         # the face-down prize is on the table already, not still to come
         left = len(obs.unseen_prizes) - (1 if obs.prize is None and not hand.is_terminal() else 0)
         pile = "" if hand.is_terminal() else f"{left} more prize card{'s' * (left != 1)} after this one"

@@ -70,6 +70,8 @@ class GooseberryFoolView(CardTableView):
             return cards, f"The Goose won: Player {obs.goose_holder + 1} says who takes this trick."
         if obs.led_suit:
             return cards, f"Follow {SUIT_NAMES[obs.led_suit]} if you can."
+        if current_hand(state).is_terminal():
+            return cards, "The deal is over: all tricks played."
         return cards, "A new trick: the leader plays any card."
 
     def seat(self, state, obs, player, viewer):

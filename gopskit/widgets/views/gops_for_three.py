@@ -8,7 +8,7 @@ middle total scores 0); the prize total it comes from is written under it.
 
 from __future__ import annotations
 
-from ...cards import card_name, rank_name
+from ...cards import card_name, counted, rank_name
 from ...games.gops_for_three import ACE_HIGH, ACE_LOW, BOTTOM_JOKER_RULES, JOKER, GopsForThree, deal_points, prize_total
 from .base import KEYS, OptionSpec
 from .table import CardTableView, Seat, current_hand
@@ -67,7 +67,8 @@ class GopsForThreeView(CardTableView):
 
     def centre(self, state, obs):
         cards = [self.prize_face(c) for c in obs.offer]
-        caption = f"{len(obs.unseen_prizes)} cards still in the stack"
+        left = len(obs.unseen_prizes)
+        caption = f"{counted(left, 'card')} still in the stack" if left else "the stack is used up"
         if obs.rebid:
             caption = f"All three bids were equal: bid again (round {obs.rebid + 1}). " + caption
         return cards, caption

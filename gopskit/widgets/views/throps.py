@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ...cards import card_name, parse_card, rank_name
+from ...cards import card_name, counted, parse_card, rank_name
 from ...games.throps import SCORING_SUITS, score_cards
 from .base import OptionSpec
-from .table import CardTableView, Seat
+from .table import CardTableView, Seat, current_hand
 
 
 class ThropsView(CardTableView):
@@ -35,13 +35,15 @@ class ThropsView(CardTableView):
     def centre(self, state, obs):
         if obs.stock_card is None:
             return [], "the stock is used up"
-        return [self.card(state, obs.stock_card)], f"{obs.stock_left} stock cards below it"
+        return [self.card(state, obs.stock_card)], f"{counted(obs.stock_left, 'stock card')} below it"
 
     def seat(self, state, obs, player, viewer):
         won = [self.card(state, c) for c in obs.won[player]]
         mine = player == obs.player and viewer is not None
         hand = [self.card(state, c) for c in obs.hand] if mine else None
-        return Seat(str(obs.scores[player]), won, hand, hidden=obs.hand_sizes[player], note="score if the deal ended now")
+        over = current_hand(state).is_terminal()
+        note = "the deal's score" if over else "score if the deal ended now"
+        return Seat(str(obs.scores[player]), won, hand, hidden=obs.hand_sizes[player], note=note)
 
     def prompt(self, state, seat, names):
         return f"{names[seat]}: bid a card for the stock card. Ties for highest go by suit: same suit, colour, then parity."
