@@ -111,11 +111,24 @@ def solve_two_by_two(payoffs) -> HandSolution:
     return HandSolution(p, q, p * a + (1 - p) * c)
 
 
+LARGEST_SOLVED_IN_CLASS = 10  # seconds at most; bigger decks come from the shipped opening book
+
+
 @functools.lru_cache(maxsize=16)
 def _solution(num_cards: int, objective: str, ties: str):
+    """The exact solution for a lesson: solved on the spot up to 10 cards, else the shipped opening book."""
     from ..solvers.exact import solve_goofspiel
 
-    return solve_goofspiel(num_cards=num_cards, objective=objective, ties=ties)
+    if num_cards <= LARGEST_SOLVED_IN_CLASS:
+        return solve_goofspiel(num_cards=num_cards, objective=objective, ties=ties)
+    from ..errors import GopsError
+    from ..solvers.opening import shipped_opening
+
+    book = shipped_opening(num_cards, objective, ties)
+    if book is None:
+        raise GopsError(f"{num_cards} cards is too big to solve during a lesson; the kit ships the first turns "
+                        "of the 13-card game (points, ties discard) only")
+    return book
 
 
 def first_turn_policy(num_cards: int, ties: str = "discard", objective: str = "points") -> np.ndarray:

@@ -1,0 +1,101 @@
+"""The shipped 13-card opening book: where it came from, that it is consistent, and what the docs say of it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gopskit.solvers.opening import first_turn_markdown, first_turn_table, parity_summary, shipped_opening
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "solver.md"
+
+
+@pytest.fixture(scope="module")
+def book():
+    found = shipped_opening(13)
+    assert found is not None, "gopskit/data/goofspiel-13-points-discard-opening.npz is missing from the package"
+    return found
+
+
+def test_provenance_travels_with_the_book(book):
+    meta = book.provenance
+    assert (meta["num_cards"], meta["objective"], meta["ties"], meta["lowest"]) == (13, "points", "discard", 11)
+    assert meta["command"].startswith("gopskit solve --cards 13")
+    stats = meta["stats"]
+    assert stats["failed"] == 0, "a shipped value was not certified"
+    assert stats["games"] == stats["pure"] + stats["simplex"] + stats["highs"] + stats["exact"] > 1_000_000_000
+    assert book.plays(13) and book.plays(12) and not book.plays(11)
+
+
+def test_the_game_is_worth_zero_and_the_first_turn_games_are_too(book):
+    full = range(1, 14)
+    assert book.value(full, full, full) == pytest.approx(0, abs=1e-12)
+    for row in first_turn_table(book):
+        assert row["value"] == pytest.approx(0, abs=1e-12)
+        assert sum(row["policy"].values()) == pytest.approx(1, abs=1e-12)
+
+
+def test_twelve_card_values_rederived_from_the_layer_below(book):
+    """Bellman's equation, re-solved: a 12-card position is the mean of its turn games over the prizes."""
+    engine = book.engine
+    layer, rng = engine.tables.layers[12], np.random.default_rng(13)
+    for _ in range(25):
+        q, pattern = int(rng.integers(layer.num_prize_sets)), int(rng.integers(layer.num_patterns))
+        turns = [engine.turn_game(12, q, pattern, t)[0] for t in range(13) if int(layer.masks[q]) >> t & 1]
+        assert np.mean(turns) == pytest.approx(engine.stored_value(12, q, pattern), abs=1e-9)
+
+
+def test_swapping_the_hands_negates_the_value(book):
+    rng = np.random.default_rng(11)
+    for _ in range(25):
+        hand, opp = (sorted(rng.choice(np.arange(1, 14), 11, replace=False).tolist()) for _ in range(2))
+        prizes = sorted(rng.choice(np.arange(1, 14), 11, replace=False).tolist())
+        assert book.value(hand, opp, prizes) == pytest.approx(-book.value(opp, hand, prizes), abs=1e-12)
+
+
+def test_docs_show_the_books_first_turn_table(book):
+    text = DOCS.read_text()
+    shown = re.search(r"<!-- first-turn-table -->\n(.*?)\n<!-- /first-turn-table -->", text, re.S)
+    assert shown, "docs/solver.md has no first-turn table between its markers"
+    assert shown.group(1).strip() == first_turn_markdown(book).strip()
+
+
+def _prize_list(text: str) -> list[int]:
+    head, _, last = text.rpartition(" and ")
+    return [int(p) for p in head.split(", ")] + [int(last)]
+
+
+def test_the_parity_effect_the_docs_describe(book):
+    """Rhoads and Bartholdi: parity matters and the top card is favoured; docs/solver.md says where, from the book."""
+    rows = first_turn_table(book)
+    parity = parity_summary(rows)
+    text = " ".join(DOCS.read_text().split())
+    majority = [max(row["odd"], 1 - row["odd"]) for row in parity]
+    least = int(re.search(r"one parity carries most of the bid \(at least (\d+) %\)", text).group(1))
+    assert min(majority) >= least / 100
+    strong = _prize_list(re.search(r"at least 80 % for the prizes ([0-9, and]+)\.", text).group(1))
+    assert strong == [row["prize"] for row, share in zip(parity, majority) if share >= 0.8]
+    odd = _prize_list(re.search(r"an odd card more often than not for the prizes ([0-9, and]+)\.", text).group(1))
+    assert odd == [row["prize"] for row in parity if row["odd"] > 0.5]
+    kings = re.search(r"(\d+) % of the bids when the King is turned, (\d+) % for the Queen, (\d+) % for the Jack", text)
+    assert [int(k) for k in kings.groups()] == [round(100 * parity[p - 1]["top"]) for p in (13, 12, 11)]
+    king = rows[12]["policy"]
+    assert max(king, key=king.get) == 13
+
+
+def test_lesson_two_shows_the_real_game_and_says_what_it_shows(book):
+    import nbformat
+
+    notebook = Path(__file__).resolve().parent.parent / "lessons" / "teacher" / "02-mixed-equilibria.ipynb"
+    cells = [c.source for c in nbformat.read(notebook, 4).cells]
+    assert any("mixed.first_turn_policy(13)" in source for source in cells)
+    prose = " ".join(" ".join(cells).split())
+    assert "bids the King about two times in three" in prose
+    assert 0.6 < parity_summary(first_turn_table(book))[12]["top"] < 0.7
+    assert "no row is a single hill" in prose
+    from gopskit.course import mixed
+
+    assert all(mixed.modes(row) >= 2 for row in mixed.first_turn_policy(13))
