@@ -442,7 +442,15 @@ class Oracle:
         if self.game == "gops-for-three":
             hand = hand_of(state)
             for p, seat in enumerate(table.find("gopskit-seat")):
-                assert f"prizes won: {hand.totals()[p]};" in seat.text(), seat.text()
+                assert f"prize total {hand.totals()[p]};" in seat.text(), seat.text()
+        if self.game == "gooseberry-fool":
+            hand = hand_of(state)
+            tricks = hand.observation(0).tricks_won
+            for p, seat in enumerate(table.find("gopskit-seat")):
+                right = (p - 1) % 3
+                own = f"{tricks[p]} own trick{'s' * (tricks[p] != 1)}"
+                said = f"points: {own} + 2 × Player {right + 1}'s {tricks[right]} = {hand.points()[p]}"
+                assert said in seat.text(), f"{self.names[p]}'s points are not explained: {seat.text()!r} (expected {said!r})"
         if self.game == "gooseberry-fool" and hand_of(state).is_terminal():
             points = hand_of(state).points()
             for p, seat in enumerate(table.find("gopskit-seat")):
@@ -839,6 +847,15 @@ def test_oracle_catches_hidden_bids_revealed_before_the_game_ends(monkeypatch):
     monkeypatch.setattr(goofspiel_view, "_revealed", lambda state: bool(state.rules.hidden_bids))
     with pytest.raises(AssertionError, match="secret bid"):
         Oracle("goofspiel", {"num_cards": 4, "hidden_bids": True}, 0, seats=["human", "human"]).play()
+
+
+def test_oracle_catches_a_gooseberry_score_that_is_not_explained(monkeypatch):
+    """A panel showed 2 points for a player with no trick: 2 per trick of the player on the right."""
+    def old(seat, state, obs, player):
+        seat.note = "; ".join(n for n in seat.note.split("; ") if not n.startswith("points:"))
+        return seat
+    _patch_seat(monkeypatch, GooseberryFoolView, old)
+    assert _caught("gooseberry-fool", seeds=range(1))
 
 
 def test_oracle_catches_a_finished_deal_still_inviting_a_trick(monkeypatch):

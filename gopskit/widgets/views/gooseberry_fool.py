@@ -8,8 +8,8 @@ The Joker is the Goose everywhere: on its face, in the tables and in the text.
 
 from __future__ import annotations
 
-from ...cards import JOKER, SUIT_NAMES, card_name, parse_card, rank_name
-from ...games.gooseberry_fool import BONUS, ENDINGS, deal_points, middling
+from ...cards import JOKER, SUIT_NAMES, card_name, counted, parse_card, rank_name
+from ...games.gooseberry_fool import BONUS, ENDINGS, deal_points, middling, right_of
 from .base import HandCard, OptionSpec
 from .table import CardTableView, Seat, current_hand
 
@@ -81,6 +81,10 @@ class GooseberryFoolView(CardTableView):
         won = [self.card(state, c) for t in obs.history if t.taker == player for _, c in t.plays]
         notes = ["dealer"] if obs.dealer == player else []
         points = obs.points
+        right = right_of(player)
+        # where the number comes from: 1 point per own trick, 2 per trick of the player on the right
+        notes.append(f"points: {counted(obs.tricks_won[player], 'own trick')} + 2 × Player {right + 1}'s "
+                     f"{obs.tricks_won[right]} = {points[player]}")
         if hand_state.is_terminal() and middling(points) == player:
             notes.append(f"{points[player]} + {BONUS} for the middling score")
         return Seat(str(hand_state.scores()[player]), won, hand, hidden=obs.hand_sizes[player],

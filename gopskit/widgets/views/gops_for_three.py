@@ -79,7 +79,7 @@ class GopsForThreeView(CardTableView):
         hand_state = current_hand(state)
         score = hand_state.scores()[player]
         over = "scores" if hand_state.is_terminal() else "would score now"
-        note = f"prizes won: {obs.totals[player]}; {over} {score}"
+        note = f"prize total {obs.totals[player]}; {over} {score}"
         if obs.totals[player] != score and 0 < obs.totals[player]:
             note += " (the middle total scores 0)" if score == 0 else ""
         return Seat(str(score), won, hand, note=note)
