@@ -28,6 +28,7 @@ from ...games.goofspiel import TIE_RULES, Goofspiel, TurnView
 from ...cards import and_list, card_name, counted, in_sentence
 from ..cards import render_card, render_cards
 from .base import GameView, HandCard, OptionSpec, _key, all_events, render_scoreboard
+from .table import empty_pile
 
 SEAT_SUITS = ("S", "H", "C")
 PRIZE_SUIT = "D"
@@ -150,9 +151,9 @@ class GoofspielView(GameView):
         over = hand.is_terminal()
         score = "?" if obs.scores is None else str(obs.scores[p])
         if obs.won is None:
-            pile = render_cards([None] * len(hand.won[p]), size="tiny", empty="nothing yet")
+            pile = render_cards([None] * len(hand.won[p]), size="tiny", empty=empty_pile(over))
         else:
-            pile = render_cards([(_rank(c), PRIZE_SUIT, _rank(c)) for c in obs.won[p]], size="tiny", empty="nothing yet")
+            pile = render_cards([(_rank(c), PRIZE_SUIT, _rank(c)) for c in obs.won[p]], size="tiny", empty=empty_pile(over))
         secret = obs.hands[p] is None or (viewer is None and _secret_hands(hand))
         cards = None if secret else obs.hands[p]
         if cards is None:

@@ -32,6 +32,11 @@ class Seat:
     won_label: str = "won"
 
 
+def empty_pile(over: bool) -> str:
+    """What an empty pile of won cards says: "nothing yet" while the deal lasts, "nothing" once it is over."""
+    return "nothing" if over else "nothing yet"
+
+
 def current_hand(state: GameState) -> GameState:
     """The hand being played (a match's current hand, or the state itself)."""
     return state.hand if isinstance(state, MatchState) else state
@@ -96,15 +101,16 @@ class CardTableView(GameView):
         centre = "".join(render_card(c[0], c[1], name=c[2] if len(c) > 2 else "", size="large") if c
                          else render_card("", face_up=False, size="large") for c in cards)
         centre = centre or '<span class="gopskit-empty">nothing on the table</span>'
-        seats = "".join(self._seat_html(self.seat(state, obs, p, viewer), names[p], p == viewer) for p in range(len(names)))
+        over = current_hand(state).is_terminal()
+        seats = "".join(self._seat_html(self.seat(state, obs, p, viewer), names[p], p == viewer, over) for p in range(len(names)))
         return (
             f'<div class="gopskit-table"><div class="gopskit-prize-area"><div class="gopskit-label">{escape(self.centre_label)}</div>'
             f'<div class="gopskit-prize-cards">{centre}</div><div class="gopskit-caption">{escape(caption)}</div></div>'
             f'<div class="gopskit-seats">{seats}</div>{self.match_line(state, names)}</div>'
         )
 
-    def _seat_html(self, seat: Seat, name: str, you: bool) -> str:
-        won = render_cards(seat.won, size="tiny", empty="nothing yet")
+    def _seat_html(self, seat: Seat, name: str, you: bool, over: bool = False) -> str:
+        won = render_cards(seat.won, size="tiny", empty=empty_pile(over))
         held = render_cards(seat.hand if seat.hand is not None else [None] * seat.hidden, size="tiny", empty="no cards")
         note = f'<div class="gopskit-caption">{escape(seat.note)}</div>' if seat.note else ""
         return (
