@@ -133,20 +133,22 @@ class EquilibriumBot(Agent):
     """Plays the exact solver's optimal mixed bid (heuristic beyond ``exact_up_to`` cards).
 
     ``objective`` is "points" or "win"; ``progress`` shows a bar while a
-    solution is solved on first use.
+    solution is solved on first use; ``use_stored=False`` ignores stored
+    solutions and the opening book beyond ``exact_up_to`` cards (the
+    heuristic alone, for comparisons).
     """
 
     name = "equilibrium"
     classifier = {"stochastic": True, "memory": "none", "uses_opponent_bids": True, "games": ("goofspiel",)}
 
     def __init__(self, objective: str = "points", exact_up_to: int = EXACT_UP_TO,
-                 endgame_cards: int = ENDGAME_CARDS, progress: bool = True):
+                 endgame_cards: int = ENDGAME_CARDS, progress: bool = True, use_stored: bool = True):
         super().__init__()
         from ..solvers.exact import check_options
 
         check_options(max(1, min(exact_up_to, 13)), objective, "discard")
         self.objective, self.exact_up_to = objective, exact_up_to
-        self.endgame_cards, self.progress = endgame_cards, progress
+        self.endgame_cards, self.progress, self.use_stored = endgame_cards, progress, use_stored
         self._endgames: dict = {}
         self.source: str | None = None
 
@@ -177,6 +179,8 @@ class EquilibriumBot(Agent):
 
         if num_cards <= self.exact_up_to:
             return cached_solution(num_cards, self.objective, ties, progress=self.progress), "exact solution"
+        if not self.use_stored:  # the heuristic alone, as benchmarks compare it
+            return None, None
         full = find_solution(num_cards, self.objective, ties)
         if full is not None:
             return full, "exact solution"
