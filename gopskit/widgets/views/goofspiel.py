@@ -3,7 +3,8 @@
 Pure functions of the game state (no ipywidgets). What a seat may see comes
 from :meth:`GoofspielState.observation`, so every variant hides what its
 rules hide: a blind prize is a face-down card until the bids are shown,
-hidden bids stay face down, face-down trophies show card backs and ``?``
+hidden bids stay face down until the whole game is over (then every bid is
+shown, and the screen says so), face-down trophies show card backs and ``?``
 scores until the hand ends.
 
 Each seat bids from its own suit (player 1 spades, player 2 hearts, player 3
