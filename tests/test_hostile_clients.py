@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import concurrent.futures
 import http.client
+import re
 import sys
 import time
+import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import psutil
 import pytest
+import websocket
 
 from gopskit.serve import background_server
 
@@ -29,7 +32,7 @@ PER_CLIENT, MAX_KERNELS = 2, 8
 CULL_AFTER, CULL_EVERY = 4, 2
 OPTIONS = [f"--max-kernels={MAX_KERNELS}", f"--kernels-per-client={PER_CLIENT}", f"--cull-after={CULL_AFTER}",
            f"--cull-every={CULL_EVERY}", "--pages-per-minute=1000", "--kernel-memory=1024"]
-ALICE, BOB, CAROL = "127.0.0.2", "127.0.0.3", "127.0.0.4"
+ALICE, BOB, CAROL, DAN = "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"
 LOGS: dict[int, Path] = {}
 
 
@@ -113,3 +116,29 @@ def test_a_flood_from_one_client_gets_its_cap_and_the_next_client_its_page(serve
     assert kernels(process) <= MAX_KERNELS
     log = Path(LOGS[process.pid]).read_text()
     assert "Traceback" not in log, log[-3000:]
+
+
+def open_page(port: int, page: str, source: str) -> websocket.WebSocket:
+    """Load a page and open its kernel's websocket, as a browser does; the socket is the open tab."""
+    status, _, body = load(port, page, source)
+    assert status == 200, (status, body[:300])
+    kernel_id = re.search(r'kernelId[^0-9a-f]*([0-9a-f-]{36})', body).group(1)
+    return websocket.create_connection(f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels"
+                                       f"?session_id={uuid.uuid4().hex}", timeout=10)
+
+
+def test_reloading_a_page_never_runs_into_the_cap_but_open_tabs_do(server):
+    """A browser leaves a closed or reloaded page's kernel running (until culled): the next page takes its place."""
+    port, process = server
+    tabs = [open_page(port, "classroom.ipynb", DAN) for _ in range(PER_CLIENT)]
+    try:
+        assert_told_to_close_a_tab(*load(port, "classroom.ipynb", DAN))  # open tabs are never taken
+        for _ in range(2 * PER_CLIENT):  # reload the first tab again and again
+            tabs[0].close()
+            time.sleep(0.5)  # the server sees the websocket close
+            tabs[0] = open_page(port, "classroom.ipynb", DAN)
+            assert kernels(process) <= MAX_KERNELS
+        assert_told_to_close_a_tab(*load(port, "classroom.ipynb", DAN))  # still two open tabs, still the cap
+    finally:
+        for tab in tabs:
+            tab.close()

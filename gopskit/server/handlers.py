@@ -240,7 +240,7 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
             f"This computer already has {held} gopskit apps open (tabs or windows); "
             f"one computer may have at most {cap} open at once, so that every student gets a place.",
             "Close a gopskit tab you no longer use, then try again: "
-            f"a closed tab frees its place at once, a tab left behind within {limits.freed_within_seconds} seconds.",
+            "the place of a tab you close goes to your next page at once.",
             "Teacher: gopskit serve --kernels-per-client N changes this number.",
         ], retry_after=limits.cull_interval_seconds)
 
@@ -257,7 +257,8 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
         if getattr(manager, "client_is_full", lambda _: False)(address):
             manager.refused_clients += 1
             return self._client_full(len(manager.client_kernels(address)), manager.kernels_per_client)
-        if getattr(manager, "is_full", lambda: False)() and not manager.get_pool_size(notebook):
+        if getattr(manager, "is_full", lambda: False)() and not manager.get_pool_size(notebook) \
+                and manager.reclaimable(address) is None:  # a page of this computer's that has gone gives way
             manager.refused += 1
             return self._room_full()
         token = PAGE_LOAD.set(Claim(address))  # the kernel this load starts is charged to this address

@@ -13,6 +13,13 @@ to Voila as its ``multi_kernel_manager_class``) adds:
   the page handler through :data:`PAGE_LOAD` (see :class:`Claim`); culling,
   a closed tab or a shut-down kernel frees its place, since only live
   kernels are counted;
+* a page gone is replaced: a browser does not shut its page's kernel down
+  when a tab is closed or reloaded, so a kernel outlives its page until it
+  is culled. When a client (or the room) is full, a new page load from that
+  client first takes the place of one of the client's own pages that has
+  gone (see :meth:`GopskitKernelManager.reclaimable`), so a student who
+  reloads a page is never told to close tabs they do not have. Only the
+  client's own kernels are ever taken;
 * bounded offline buffers: when a page's connection drops, Jupyter keeps
   the kernel's messages for it until it reconnects; here at most
   ``buffer_max_messages`` messages and ``buffer_max_bytes`` bytes, beyond
@@ -38,6 +45,12 @@ from traitlets import Integer, default
 
 from .kernel_launcher import launcher_argv
 from .limits import LOOPBACK
+
+
+#: A kernel whose page never opened its websocket, idle this long after the
+#: load, belongs to a load that never became a page (a script, a page closed
+#: while loading): its client's next page may take its place.
+NEVER_CONNECTED_SECONDS = 30
 
 
 class RoomFull(Exception):
@@ -128,6 +141,8 @@ class GopskitKernelManager(AsyncMappingKernelManager):
         self._owners: dict[str, tuple[str, float]] = {}  # kernel id -> (client key, when charged)
         self.refused = 0  # page loads refused because the room was full
         self.refused_clients = 0  # page loads refused because their client held its cap
+        self.reclaimed = 0  # kernels of gone pages shut down to make room for their client's new page
+        self._connected_once: set[str] = set()  # kernels a page's websocket has reached
         self.buffers_dropped = 0
         pool_get = getattr(self, "get_rendered_notebook", None)  # Voila's ready kernels (preheat)
         if pool_get is not None:
@@ -150,16 +165,74 @@ class GopskitKernelManager(AsyncMappingKernelManager):
         key = client_key(address)
         return [k for k, (owner, _) in self._owners.items() if owner == key]
 
-    def client_is_full(self, address: str) -> bool:
-        """Whether a page load from ``address`` would be refused by the per-client cap."""
+    def at_client_cap(self, address: str) -> bool:
+        """Whether ``address`` holds its cap of live kernels (this computer itself never does)."""
         return address not in LOOPBACK and len(self.client_kernels(address)) >= self.kernels_per_client
 
-    def _check_client(self) -> Claim | None:
-        """The page load to charge a new kernel to (None: nobody), refused when its client is at the cap."""
+    def client_is_full(self, address: str) -> bool:
+        """Whether a page load from ``address`` would be refused: at its cap, and none of its pages has gone."""
+        return self.at_client_cap(address) and self.reclaimable(address) is None
+
+    def notify_connect(self, kernel_id):
+        super().notify_connect(kernel_id)
+        if kernel_id in self._owners:
+            self._connected_once.add(kernel_id)
+
+    def reclaimable(self, address: str, now: float | None = None) -> str | None:
+        """The oldest kernel of ``address``'s client whose page has gone, if any.
+
+        A page has gone when no websocket is open on its kernel and either
+        one was (the tab was closed or reloaded), or none came within
+        :data:`NEVER_CONNECTED_SECONDS` of the load while the kernel sat idle
+        (a load that never became a page). A page still loading (its kernel
+        busy running the notebook, or charged only moments ago) is never taken.
+        """
+        now = time.monotonic() if now is None else now
+        connections = getattr(self, "_kernel_connections", {})
+        self._connected_once &= set(self._owners)
+        key = client_key(address)
+        for kernel_id, (owner, since) in sorted(self._owners.items(), key=lambda item: item[1][1]):
+            if owner != key or kernel_id in self._starting or kernel_id in self._pending:
+                continue
+            if kernel_id not in self or connections.get(kernel_id, 0) > 0:
+                continue
+            if kernel_id in self._connected_once:
+                return kernel_id
+            idle = getattr(self.get_kernel(kernel_id), "execution_state", "") == "idle"
+            if idle and now - since > NEVER_CONNECTED_SECONDS:
+                return kernel_id
+        return None
+
+    async def _reclaim(self, address: str) -> bool:
+        """Shut down one kernel of ``address``'s client whose page has gone; whether there was one."""
+        victim = self.reclaimable(address)
+        if victim is None:
+            return False
+        del self._owners[victim]  # its place is free from now on, before the first await
+        self._connected_once.discard(victim)
+        self.reclaimed += 1
+        self.log.info("gopskit: kernel %s of a page %s left makes room for its new page", victim, address)
+        try:
+            await self.shutdown_kernel(victim, now=True)
+        except Exception as failed:  # already gone (culled meanwhile): its place is free all the same
+            self.log.info("gopskit: kernel %s was already stopping (%s)", victim, failed)
+        return True
+
+    async def _admit_client(self, needs_room: bool) -> Claim | None:
+        """The page load to charge a new kernel to (None: nobody), refused when its client is at the cap.
+
+        At the cap, or when the room is full and the load starts a kernel
+        (``needs_room``), one of the client's own pages that has gone gives
+        up its place first.
+        """
         claim = PAGE_LOAD.get()
         if claim is None or claim.kernel_id is not None:
             return None
-        if self.client_is_full(claim.address):
+        for _ in range(self.kernels_per_client + 1):
+            crowded = self.at_client_cap(claim.address) or (needs_room and self.is_full())
+            if not crowded or not await self._reclaim(claim.address):
+                break
+        if self.at_client_cap(claim.address):
             self.refused_clients += 1
             raise ClientFull(claim.address, len(self.client_kernels(claim.address)), self.kernels_per_client)
         return claim
@@ -172,11 +245,11 @@ class GopskitKernelManager(AsyncMappingKernelManager):
     async def _charged_pool_get(self, pool_get, notebook_name, *args, **kwargs):
         """Voila's ``get_rendered_notebook`` (a ready kernel for a page), charged to the page's client.
 
-        A place is held before the first await, so simultaneous loads from
-        one client cannot all pass the check; the pool is not touched when
+        A place is held as soon as the client is admitted (no await in
+        between), so simultaneous loads from one client cannot all pass; the pool is not touched when
         the client is at its cap.
         """
-        claim = self._check_client()
+        claim = await self._admit_client(needs_room=False)
         place = f"pending-{uuid.uuid4()}"
         self._charge(claim, place)
         self._pending.add(place)
@@ -195,7 +268,7 @@ class GopskitKernelManager(AsyncMappingKernelManager):
     async def start_kernel(self, *args, kernel_id=None, **kwargs):
         if kernel_id is not None and kernel_id in self:
             return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
-        claim = self._check_client()  # first: "close another tab" says more than "the room is full"
+        claim = await self._admit_client(needs_room=True)  # first: "close another tab" says more than "the room is full"
         if self.is_full():
             self.refused += 1
             raise RoomFull(f"{self.live_kernels()} kernels are live, the most this server allows is {self.max_kernels}")
