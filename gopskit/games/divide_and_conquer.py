@@ -25,7 +25,7 @@ option      default   meaning
 >>> rules = DivideAndConquer(deal=[[2, 5, 7, 9, 12], [3, 4, 6, 8, 10]])
 >>> state = rules.new_game()
 >>> state.apply([2, 8]).explain()
-"Player 1's 2 divides player 2's 8 exactly: the 2 takes the trick."
+"Player 1's 2 divides Player 2's 8 exactly: the 2 takes the trick."
 >>> state.scores()
 [1, 0]
 """

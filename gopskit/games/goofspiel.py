@@ -31,7 +31,7 @@ option                 default     meaning
 >>> rules = Goofspiel(num_cards=3, prize_order="ascending")
 >>> state = rules.new_game()
 >>> state.apply([1, 3]).explain()
-'Player 2 wins the A with a 3 (player 1 bid A).'
+'Player 2 wins the A with a 3 (Player 1 bid A).'
 >>> state.scores()
 [0, 1]
 """

@@ -30,7 +30,7 @@ option         default       meaning
 >>> rules = GopsForThree(deals=1)
 >>> state = rules.deal_from([7, "JK", 12] + list(range(1, 7)) + list(range(8, 12)) + [13])
 >>> state.apply([9, 9, 4]).explain()
-'Player 1 and player 2 both bid 9, so player 3 takes the 7♦ with the 4 (two equal bids give the prize to the third player).'
+'Player 1 and Player 2 both bid 9, so Player 3 takes the 7♦ with the 4 (two equal bids give the prize to the third player).'
 >>> state.offer
 ('JK', 12)
 """

@@ -26,7 +26,7 @@ option             default     meaning
 >>> rules = Raj(players=2, prize_order="descending")
 >>> state = rules.new_game()
 >>> state.apply([15, 3]).explain()
-'Player 1 takes the +10 with the highest bid, 15 (player 2 bid 3).'
+'Player 1 takes the +10 with the highest bid, 15 (Player 2 bid 3).'
 >>> state.scores()
 [10, 0]
 """

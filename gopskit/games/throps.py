@@ -25,7 +25,7 @@ Moves are card codes from :mod:`gopskit.cards` (``"QS"``, ``"10H"``).
 >>> rules = Throps(target=None)
 >>> state = rules.deal_from([["KS", "2C"], ["KD", "3C"], ["9H", "4C"]], ["7C", "5S"])
 >>> state.apply(["KS", "KD", "9H"]).explain()
-"Player 1 takes the 7♣ with the K♠ (tie at K with player 2's K♦, broken by suit: same colour as the stock card; player 3 bid 9♥)."
+"Player 1 takes the 7♣ with the K♠ (tie at K with Player 2's K♦, broken by suit: same colour as the stock card; Player 3 bid 9♥)."
 """
 
 from __future__ import annotations
