@@ -167,7 +167,7 @@ class Trick:
     swap: bool = False
 
     def explain(self, names: Sequence[str] | None = None) -> str:
-        """One sentence, e.g. ``"Player 2's 6 is one less than player 1's 7: the 6 takes the trick."``."""
+        """One sentence, e.g. ``"Player 2's 6 is one less than Player 1's 7: the 6 takes the trick."``."""
         names = list(names) if names else ["Player 1", "Player 2"]
         win, lose = self.cards[self.winner], self.cards[1 - self.winner]
         w, l = f"{names[self.winner]}'s {_valued(win)}", f"{_lower(names[1 - self.winner])}'s {_valued(lose)}"

@@ -241,7 +241,7 @@ class TrickResult:
     deal_points: tuple[int, ...] | None = None
 
     def explain(self, names: Sequence[str] | None = None) -> str:
-        """One sentence, e.g. ``"J♣ 9♠ K♥: player 3's K♥ is the only red card, so player 3 takes the trick."``."""
+        """One sentence, e.g. ``"J♣ 9♠ K♥: Player 3's K♥ is the only red card, so Player 3 takes the trick."``."""
         names = list(names) if names else [f"Player {p + 1}" for p in range(PLAYERS)]
         cards = " ".join(card_name(c, joker="Goose") for _, c in self.plays)
         winner, taker = _lower(names[self.winner]), None if self.taker is None else _lower(names[self.taker])
