@@ -78,3 +78,17 @@ def test_without_book_or_solution_the_bot_says_it_estimates():
     bot = EquilibriumBot(progress=False, exact_up_to=8, endgame_cards=3)
     sources = [source for *_, source in _play(bot, Goofspiel(num_cards=10), seed=1)]
     assert sources == ["estimate"] * 7 + ["exact endgame"] * 3
+
+
+def test_reset_opens_the_stored_solution_in_the_background(tmp_path, monkeypatch):
+    from gopskit.agents import equilibrium
+
+    monkeypatch.setattr(equilibrium, "_WARMING", {})
+    solve_goofspiel(9, checkpoint=tmp_path / storage.layer_folder_name(9, "points", "discard"))
+    bot = EquilibriumBot(progress=False, exact_up_to=8)
+    bot.reset(Goofspiel(num_cards=9), 0, np.random.default_rng(0))
+    thread = equilibrium._WARMING[(9, "points", "discard")]
+    thread.join(timeout=120)
+    assert not thread.is_alive() and (9, "points", "discard") in storage._MEMORY
+    EquilibriumBot(progress=False, exact_up_to=8).reset(Goofspiel(num_cards=9), 1)
+    assert equilibrium._WARMING[(9, "points", "discard")] is thread  # warmed once per process

@@ -81,6 +81,24 @@ def test_the_folder_is_the_solution_mapped_from_disk(tmp_path, fresh7):
     assert sol.policy(*position, prize=6) == fresh7.policy(*position, prize=6)
 
 
+def test_opening_stores_the_index_tables_and_maps_them_next_time(tmp_path):
+    from gopskit.solvers._exact_tables import full_game_tables
+
+    folder = tmp_path / "gops6"
+    solve_goofspiel(6, checkpoint=folder)
+    assert not list(folder.glob("tables_*"))
+    first = open_layer_folder(folder)
+    assert (folder / "tables_6_child.npy").exists() and (folder / "tables_rank_of_mask.npy").exists()
+    again = open_layer_folder(folder)
+    built = full_game_tables(6)
+    for mapped, fresh in zip(again.engine.tables.layers, built.layers):
+        np.testing.assert_array_equal(mapped.child, fresh.child)
+        np.testing.assert_array_equal(mapped.codes, fresh.codes)
+    assert again.policy([1, 3, 6], [2, 4, 5], [1, 2, 6], prize=6) == first.policy([1, 3, 6], [2, 4, 5], [1, 2, 6], prize=6)
+    np.save(folder / "tables_3_child.npy", np.zeros((2, 3, 3), dtype=np.int32))  # damaged: rebuilt, not trusted
+    assert open_layer_folder(folder).value([1, 3, 6], [2, 4, 5], [1, 2, 6]) == first.value([1, 3, 6], [2, 4, 5], [1, 2, 6])
+
+
 def test_a_folder_for_other_options_or_damaged_is_refused(tmp_path):
     folder = tmp_path / "gops4"
     solve_goofspiel(4, checkpoint=folder)

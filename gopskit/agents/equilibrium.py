@@ -168,6 +168,17 @@ class EquilibriumBot(Agent):
         return {"hand": tuple(obs.hand), "opp_hand": tuple(obs.hands[them]), "prizes": prizes,
                 "prize": obs.prize, "lead": lead, "pot": sum(obs.offer) - obs.prize}
 
+    def reset(self, rules, player, rng=None):
+        """Start a game; beyond ``exact_up_to`` cards, open the stored solution in the background.
+
+        Opening the 13-card solution and loading the compiled turn solver
+        takes a second or two; it starts while the person looks at the
+        board, so the bot's first answer is not kept waiting.
+        """
+        super().reset(rules, player, rng)
+        if self.use_stored and self.supports(rules) and rules.num_cards > self.exact_up_to:
+            _warm_up(self, rules.num_cards, rules.ties)
+
     def exact_solution(self, num_cards: int, ties: str, hand_size: int):
         """``(solution, source)`` that plays a turn with ``hand_size`` cards exactly, or ``(None, None)``.
 
@@ -192,6 +203,7 @@ class EquilibriumBot(Agent):
         return None, None
 
     def policy(self, obs) -> dict:
+        _wait_for_warm_up(obs.num_cards, self.objective, obs.ties)
         pos = self.position(obs)
         solution, source = self.exact_solution(obs.num_cards, obs.ties, len(pos["hand"]))
         if solution is not None:
@@ -227,3 +239,34 @@ class EquilibriumBot(Agent):
         cards = list(policy)
         probs = np.array([policy[c] for c in cards])
         return int(cards[int(self.rng.choice(len(cards), p=probs / probs.sum()))])
+
+
+_WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that solution
+
+
+def _warm_up(bot: EquilibriumBot, num_cards: int, ties: str) -> None:
+    """Open the exact solution for these options and play one bid from it, in a background thread (once)."""
+    import threading
+
+    key = (num_cards, bot.objective, ties)
+    if key in _WARMING:
+        return
+
+    def work():
+        try:
+            solution, _source = bot.exact_solution(num_cards, ties, num_cards)
+            if solution is not None:
+                full = range(1, num_cards + 1)
+                solution.policy(full, full, full, prize=num_cards)
+        except Exception:  # noqa: BLE001 - a failed warm-up only means the first move does the work itself
+            pass
+
+    thread = threading.Thread(target=work, name=f"gopskit-warm-{num_cards}", daemon=True)
+    _WARMING[key] = thread
+    thread.start()
+
+
+def _wait_for_warm_up(num_cards: int, objective: str, ties: str) -> None:
+    thread = _WARMING.get((num_cards, objective, ties))
+    if thread is not None and thread.is_alive():
+        thread.join()

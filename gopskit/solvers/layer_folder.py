@@ -120,6 +120,43 @@ class LayerFolder:
         self._write_meta(self.meta)
 
 
+_LAYER_ARRAYS = ("codes", "child", "outcome", "swap", "masks", "prize_sums")
+
+
+def save_tables(path, tables) -> None:
+    """Store the index tables beside the values, so opening the solution need not rebuild them.
+
+    Rebuilding the 13-card tables takes seconds; mapping them from these
+    files takes none (the bot's first move must come within a second).
+    """
+    path = Path(path)
+    for layer in tables.layers:
+        for name in _LAYER_ARRAYS:
+            tmp = path / f"tables_{layer.hand_size}_{name}.tmp.npy"
+            np.save(tmp, getattr(layer, name))
+            os.replace(tmp, path / f"tables_{layer.hand_size}_{name}.npy")
+    np.save(path / "tables_rank_of_mask.tmp.npy", tables.rank_of_mask)
+    os.replace(path / "tables_rank_of_mask.tmp.npy", path / "tables_rank_of_mask.npy")
+
+
+def _stored_tables(path: Path, num_cards: int):
+    """The tables saved by :func:`save_tables`, mapped from disk; None if any file is missing or wrong."""
+    from ._exact_tables import Layer, Tables
+
+    try:
+        layers = []
+        for j in range(num_cards + 1):
+            arrays = {name: np.asarray(np.load(path / f"tables_{j}_{name}.npy", mmap_mode="r", allow_pickle=False))
+                      for name in _LAYER_ARRAYS}
+            if arrays["child"].shape[0] != len(arrays["codes"]) or len(arrays["masks"]) != len(arrays["prize_sums"]):
+                return None
+            layers.append(Layer(j, **arrays))
+        rank = np.asarray(np.load(path / "tables_rank_of_mask.npy", mmap_mode="r", allow_pickle=False))
+    except (OSError, ValueError):
+        return None
+    return Tables(tuple(range(1, num_cards + 1)), num_cards, tuple(layers), rank)
+
+
 def open_layer_folder(path, num_cards=None, objective=None, ties=None):
     """The complete solution in ``path``, its layers mapped from disk (a :class:`GoofspielSolution`)."""
     from ._exact_engine import LayeredSolution, SolveStats
@@ -136,7 +173,14 @@ def open_layer_folder(path, num_cards=None, objective=None, ties=None):
             raise LayerFolderError(f"{path} solves {meta.get('num_cards')} cards, objective={meta.get('objective')!r}, "
                                    f"ties={meta.get('ties')!r}; asked for {key}={wanted!r}")
     check_options(meta.get("num_cards"), meta.get("objective"), meta.get("ties"))
-    engine = LayeredSolution(full_game_tables(meta["num_cards"]), meta["objective"], meta["ties"], allocate=False)
+    tables = _stored_tables(path, meta["num_cards"])
+    if tables is None:
+        tables = full_game_tables(meta["num_cards"])
+        try:
+            save_tables(path, tables)
+        except OSError:
+            pass  # a read-only folder: rebuild the tables each time
+    engine = LayeredSolution(tables, meta["objective"], meta["ties"], allocate=False)
     folder = LayerFolder(path, meta["num_cards"], meta["objective"], meta["ties"], engine.layer_sizes())
     if not folder.complete:
         raise LayerFolderError(f"{path} is an unfinished solve ({folder.layers_done} of {len(folder.sizes)} layers): "
@@ -146,4 +190,4 @@ def open_layer_folder(path, num_cards=None, objective=None, ties=None):
     return GoofspielSolution(engine, meta["num_cards"])
 
 
-__all__ = ["LayerFolder", "LayerFolderError", "open_layer_folder"]
+__all__ = ["LayerFolder", "LayerFolderError", "open_layer_folder", "save_tables"]
