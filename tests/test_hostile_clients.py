@@ -80,6 +80,7 @@ def test_one_client_at_its_cap_leaves_the_room_to_the_others(server):
     assert load(port, "classroom.ipynb", ALICE)[0] == 200
     assert_told_to_close_a_tab(*load(port, "goofspiel.ipynb", ALICE))  # a ready kernel is not taken either
     assert_told_to_close_a_tab(*load(port, "index.ipynb", ALICE))
+    assert load(port, "no-such-app.ipynb", ALICE)[0] == 404  # a mistyped address is still "not found"
     # a header anyone can write does not make Alice someone else
     for spoof in ({"X-Forwarded-For": "10.9.8.7"}, {"X-Real-Ip": "10.9.8.7"}, {"Forwarded": "for=10.9.8.7"}):
         assert_told_to_close_a_tab(*load(port, "index.ipynb", ALICE, headers=spoof))

@@ -36,7 +36,7 @@ import html
 import json
 import time
 
-from jupyter_server.utils import url_path_join
+from jupyter_server.utils import ensure_async, url_path_join
 from tornado.web import HTTPError, RedirectHandler
 from tornado.websocket import WebSocketClosedError
 from voila.tornado.handler import TornadoVoilaHandler
@@ -244,6 +244,14 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
             "Teacher: gopskit serve --kernels-per-client N changes this number.",
         ], retry_after=limits.cull_interval_seconds)
 
+    async def _exists(self, notebook: str | None) -> bool:
+        if not notebook:
+            return True
+        try:
+            return bool(await ensure_async(self.contents_manager.file_exists(notebook)))
+        except Exception:  # an address the contents manager refuses (outside the folder...): Voila answers it
+            return False
+
     async def get(self, path=None):
         address = self.request.remote_ip or "?"
         pace = self.settings["gopskit_pace"]
@@ -254,6 +262,8 @@ class BoundedVoilaHandler(TornadoVoilaHandler):
             ], retry_after=30)
         manager = self.kernel_manager
         notebook = self.notebook_path or path
+        if not await self._exists(notebook):  # a mistyped address gets Voila's "not found", not a full room
+            return await super().get(path)
         if getattr(manager, "client_is_full", lambda _: False)(address):
             manager.refused_clients += 1
             return self._client_full(len(manager.client_kernels(address)), manager.kernels_per_client)

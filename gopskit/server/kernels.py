@@ -143,6 +143,7 @@ class GopskitKernelManager(AsyncMappingKernelManager):
         self.refused_clients = 0  # page loads refused because their client held its cap
         self.reclaimed = 0  # kernels of gone pages shut down to make room for their client's new page
         self._connected_once: set[str] = set()  # kernels a page's websocket has reached
+        self._reclaiming: set[str] = set()  # kernels being shut down to make room
         self.buffers_dropped = 0
         pool_get = getattr(self, "get_rendered_notebook", None)  # Voila's ready kernels (preheat)
         if pool_get is not None:
@@ -210,13 +211,28 @@ class GopskitKernelManager(AsyncMappingKernelManager):
             return False
         del self._owners[victim]  # its place is free from now on, before the first await
         self._connected_once.discard(victim)
+        self._reclaiming.add(victim)
         self.reclaimed += 1
         self.log.info("gopskit: kernel %s of a page %s left makes room for its new page", victim, address)
         try:
             await self.shutdown_kernel(victim, now=True)
         except Exception as failed:  # already gone (culled meanwhile): its place is free all the same
             self.log.info("gopskit: kernel %s was already stopping (%s)", victim, failed)
+        finally:
+            self._reclaiming.discard(victim)
         return True
+
+    async def cull_kernel_if_idle(self, kernel_id):
+        """Jupyter Server's culling, skipping a kernel shut down since its round began.
+
+        The culler walks a list of the kernels made at the start of its round
+        and awaits each shutdown; a kernel that a new page has replaced
+        meanwhile would otherwise print a ``KeyError`` traceback in the
+        teacher's terminal.
+        """
+        if kernel_id not in self._kernels or kernel_id in self._reclaiming:
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
 
     async def _admit_client(self, needs_room: bool) -> Claim | None:
         """The page load to charge a new kernel to (None: nobody), refused when its client is at the cap.
