@@ -205,7 +205,7 @@ def must_name(game: str, event) -> list[str]:
 
 
 INVITES = re.compile(r"plays any card|[Ff]ollow \w+ if you can|bid for|choose", re.I)
-BAD_COUNT = re.compile(r"(?<![\d.])(?:1 (?:cards|points|stock cards|prize cards|tricks|hands|deals)(?! (?:taken|won):)|0 cards still)\b")
+BAD_COUNT = re.compile(r"(?<![\d.])(?<!Player )(?:1 (?:cards|points|stock cards|prize cards|prizes|tricks|hands|deals)(?! (?:taken|won):)|0 cards still)\b")
 LOWER_NAME = re.compile(r"\bplayer \d")  # a name is written 'Player 2' everywhere, as on its panel
 BAD_ARTICLES = re.compile(r"\b(?:a (?:8|11|18|A|Ace)\b|an (?:[2-79]|10|J|Q|K)\b)")
 CARD_TOKEN = r"(?<![\w+\-↑↓♠♥♦♣]){}(?![\w↑↓♠♥♦♣])"
@@ -259,7 +259,8 @@ CASES = [
     ("throps", {}, 5),
     ("throps", {"scoring_suit": "longest"}, 2),
     ("throps", {"target": 120}, 1),
-    ("goofspiel", {"num_cards": 3, "target": 100, "max_hands": 2}, 2),  # cut off at the cap
+    ("goofspiel", {"num_cards": 1, "target": 100, "max_hands": 2}, 2),  # cut off at the cap; '1 card', not '1 cards'
+    ("goofspiel", {"num_cards": 3, "target": 100, "max_hands": 2}, 1),
     ("goofspiel", {"num_cards": 3, "target": 100, "max_hands": 3, "defeat_the_dealer": True, "players": 2}, 1),
     ("gops-for-three", {"target": 500, "deals": 3, "max_deals": 1}, 1),
     ("throps", {"target": 1000, "max_deals": 1}, 1),
@@ -342,9 +343,11 @@ class Oracle:
             self.check_last(parse(board._last.value), events[-1])
         if viewer is None and self.game == "goofspiel" and not board.finished:
             self.check_shared_screen_keeps_secrets()
-        for part in (board._status, board._table, board._last, board._history, board._summary, board._hand_label):
+        for part in (board._status, board._table, board._last, board._history, board._summary, board._hand_label,
+                     board._title):
             text = parse(part.value).text(skip_cards=False)
             assert not LOWER_NAME.search(text), f"a player's name loses its capital on screen: {text!r}"
+            assert not BAD_COUNT.search(text), f"a count reads wrong: {BAD_COUNT.search(text).group()!r} in {text!r}"
         if not board.finished:
             self.check_hand_row()
             assert self.names[board._active] in status, f"the status {status!r} does not say whose turn it is"

@@ -244,7 +244,7 @@ class GoofspielView(GameView):
 
     def rules_text(self, rules: Goofspiel) -> str:
         """One line on the rules in play, shown under the board's title."""
-        parts = [f"{rules.num_cards} cards", TIE_WORDS[rules.ties]]
+        parts = [counted(rules.num_cards, "card"), TIE_WORDS[rules.ties]]
         for flag, words in (("ace_high", "Ace high"), ("blind", "blind prizes"), ("hidden_bids", "hidden bids"),
                             ("face_down_trophies", "face-down trophies"), ("defeat_the_dealer", "Defeat the Dealer")):
             if getattr(rules, flag):

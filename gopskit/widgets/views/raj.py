@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...cards import counted
 from ...games.raj import CARRY_RULES, PRIZE_ORDERS, prize_label
 from .base import OptionSpec
 from .table import CardTableView, Seat
@@ -36,7 +37,7 @@ class RajView(CardTableView):
         if obs.prize is None:
             return [], "all prizes played"
         side = "highest" if obs.highest else "lowest"
-        return [self.prize_face(p) for p in obs.offer], f"the {side} unmatched bid takes it; {len(obs.unseen_prizes)} prizes to come"
+        return [self.prize_face(p) for p in obs.offer], f"the {side} unmatched bid takes it; {counted(len(obs.unseen_prizes), 'prize')} to come"
 
     def seat(self, state, obs, player, viewer):
         won = [self.prize_face(p) for p in obs.won[player]]
