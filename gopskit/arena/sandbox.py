@@ -11,7 +11,8 @@ namespaces (user, process ids, network, IPC, mounts): no network, a
 read-only view of the system and of Python, nothing of the host's other
 files (other entries, the teacher's home, ``/etc/passwd``, ``/tmp``), an
 unprivileged user (uid 65534) without capabilities, a private 16 MB folder
-``/entry`` holding a read-only copy of the student's file (also its ``/tmp``),
+``/entry`` holding a read-only copy of the student's file and a private 16 MB
+``/tmp``, both in memory,
 no ``gopskit`` to import, a seccomp filter that refuses new processes and a
 few kernel interfaces (``ptrace``, ``pidfd_*``, ``bpf``, namespaces), and
 resource limits (memory, open files, file size, processes, CPU). The folder
@@ -208,6 +209,9 @@ def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], l
     """The bubblewrap command line (up to the program) and the descriptors it reads."""
     args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
             "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--cap-drop", "ALL",
+            # a private /tmp first: the kit itself may live under /tmp (a fresh clone), and its
+            # read-only binds below are then made inside this in-memory folder
+            "--size", str(FOLDER_BYTES), "--perms", "0700", "--tmpfs", "/tmp",
             "--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
@@ -223,7 +227,6 @@ def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], l
     args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
     args += ["--size", str(FOLDER_BYTES), "--perms", "0700", "--tmpfs", ENTRY_FOLDER,
              "--ro-bind", str(student_file), f"{ENTRY_FOLDER}/{student_file.name}",
-             "--symlink", ENTRY_FOLDER, "/tmp",
              "--ro-bind", str(WORKER_SCRIPT), "/sandbox/_worker.py",
              "--ro-bind", str(FENCE_SCRIPT), "/sandbox/_fence.py",
              "--remount-ro", "/", "--chdir", ENTRY_FOLDER]
