@@ -126,15 +126,23 @@ def _cut_off(state) -> bool:
 
 
 def _summary(state) -> str:
-    scores = ", ".join(f"player {p + 1}: {s:g}" for p, s in enumerate(state.scores()))
+    """The last line of ``gopskit replay``: who won, the scores, and a cut-off match said as such.
+
+    Players are named as the boards name them ("Player 2"); a match's parts
+    are hands in Goofspiel and deals in the other games.
+    """
+    from .cards import and_list, counted
+
+    scores = ", ".join(f"Player {p + 1} {s:g}" for p, s in enumerate(state.scores()))
     if not state.is_terminal():
         return f"Unfinished game. Scores so far: {scores}."
     winners = state.winners()
     who = (f"Player {winners[0] + 1} wins" if len(winners) == 1
-           else "Tie between players " + ", ".join(str(w + 1) for w in winners))
+           else "Tie between " + and_list(f"Player {w + 1}" for w in winners))
     if _cut_off(state):
-        return (f"The match was cut off after {len(state.hands)} hands, before anyone reached the target of "
-                f"{state.rules.target}: {who[0].lower() + who[1:]} on the totals so far. Final scores: {scores}.")
+        part = "hand" if state.rules.name == "goofspiel" else "deal"
+        return (f"The match was cut off at its cap of {counted(len(state.hands), part)}, before anyone reached the "
+                f"target of {state.rules.target}: {who} on the totals so far. Final scores: {scores}.")
     return f"{who}. Final scores: {scores}."
 
 

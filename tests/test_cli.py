@@ -49,7 +49,7 @@ def test_replay_text_goes_turn_by_turn(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0] == "Turn 1: Tie at 5 between Player 1 and Player 3: the 5 is discarded."
     assert lines[1].startswith("Turn 2: Player 3 wins the A with a 3")
-    assert lines[-1] == "Player 1 wins. Final scores: player 1: 3, player 2: 2, player 3: 1."
+    assert lines[-1] == "Player 1 wins. Final scores: Player 1 3, Player 2 2, Player 3 1."
 
 
 def test_replay_reads_standard_input():

@@ -78,8 +78,8 @@ def test_the_leader_of_a_cut_off_match_wins_on_the_totals_and_the_cli_says_so(tm
     out = subprocess.run([sys.executable, "-m", "gopskit.cli", "replay", str(path)], capture_output=True, text=True)
     assert out.returncode == 0
     assert out.stdout.strip().splitlines()[-1] == (
-        "The match was cut off after 2 hands, before anyone reached the target of 10: "
-        "player 2 wins on the totals so far. Final scores: player 1: 2, player 2: 4.")
+        "The match was cut off at its cap of 2 hands, before anyone reached the target of 10: "
+        "Player 2 wins on the totals so far. Final scores: Player 1 2, Player 2 4.")
     data = json.loads(subprocess.run([sys.executable, "-m", "gopskit.cli", "replay", "--json", str(path)],
                                      capture_output=True, text=True).stdout)
     assert data["cut_off"] is True and data["winners"] == [2]
@@ -268,3 +268,18 @@ def test_defeat_the_dealer_says_the_dealer_bids_first_for_a_list_too(moves):
         state.apply({5: 1})
     state.apply([1])
     assert state.to_move() == (1,)
+
+
+@pytest.mark.parametrize("game", ["gops-for-three", "throps"])
+def test_replay_says_a_cut_off_game_stopped_at_its_cap_of_deals(game, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(_finished_record(game, target=1000, max_deals=2)))
+    out = subprocess.run([sys.executable, "-m", "gopskit.cli", "replay", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.strip().splitlines()[-1]
+    assert last.startswith("The match was cut off at its cap of 2 deals, before anyone reached the target of 1000: ")
+    assert " hands" not in last and "player " not in last
