@@ -16,7 +16,9 @@ import pytest
 from gopskit.classroom import ClassroomStore
 from gopskit.classroom import html as pages
 from gopskit.classroom.reports import leaderboard
+from gopskit.cards import card_name
 from gopskit.widgets.classroom import StudentApp, TeacherApp
+from gopskit.widgets.views.base import final_status
 
 
 # ----------------------------------------------------------------- html ---
@@ -314,3 +316,66 @@ def test_a_page_saved_in_a_room_that_has_ended_offers_the_join_form_again(tmp_pa
     room.create()
     today.join("Ann", room.code)
     assert today.phase == "lobby" and today.room == room.code
+
+
+def _play_alone_against_bots(url, game, options, seed, each_turn=None):
+    """A student seated with bots in a seeded room, clicking the first playable move to the end."""
+    store = ClassroomStore(url)
+    room = store.create_room(game, options, bot="random", auto_pair=False)
+    app = StudentApp(url)
+    app.join("Ann", room.code)
+    store.pair_waiting(room.teacher_key, seed=seed)
+    app.tick()
+    for _ in range(500):
+        board = app.board
+        if board.seat_view.status != "playing":
+            break
+        if each_turn:
+            each_turn(board)
+        board.click_card(board.seat_view.observation["legal_moves"][0])
+        if board.view.confirm and board.seat_view.my_turn:
+            board.confirm()
+        assert board.last_error is None and app.last_error is None, board.status
+    assert app.board.finished
+    return app.board
+
+
+def test_a_match_cut_off_at_its_cap_says_so_as_the_ordinary_board_does(tmp_path):
+    board = _play_alone_against_bots(str(tmp_path / "c.sqlite3"), "goofspiel",
+                                     {"num_cards": 3, "target": 100, "max_hands": 2}, seed=3)
+    state = board.seat_view.state
+    assert state.cut_off()  # the engine: nobody reached 100 in two hands of three cards
+    sentence = "Match cut off at its cap of 2 hands, before the target of 100 decided it."
+    assert board.status.startswith(sentence) and "Game over" not in board.status
+    assert "on the totals at the cut-off!" in board.status
+    assert sentence in board._summary.value and "at the cut-off!</h3>" in board._summary.value
+    assert board.status == final_status(board.seat_view.names, state.scores(), state.winners(),
+                                        rule=board.view.end_rule_text(state), cut_off=board.view.cut_off_text(state))
+
+
+def test_the_hand_row_names_cards_and_goose_choices_as_the_ordinary_boards_do(tmp_path):
+    seen = {"cards": 0, "choices": 0}
+
+    def check(board):
+        cards = board.view.hand(board.seat_view.state, board.seat_view.seat)
+        for card, (_box, face, button) in zip(cards, board._slots):
+            if card.is_card:
+                seen["cards"] += 1
+                if card.suit:  # a suited card is named with its suit ("Q♠"), never by its rank alone
+                    assert card.label() == card_name(card.move) != card.rank
+                assert button.tooltip.startswith(f"Play {card.label()}") and f'data-name="{card.label()}"' in face.value
+                assert "gopskit-cardface" in face.value and "gopskit-choice" not in face.value
+            else:
+                seen["choices"] += 1
+                assert button.tooltip.startswith(f"Choose {card.label()}") and card.label().startswith("Player ")
+                assert "gopskit-choice" in face.value and "gopskit-cardface" not in face.value
+                assert "your Goose won. Who takes the trick?" in board._hand_label.value
+        if cards and all(card.is_card for card in cards):
+            assert board._hand_label.value == ""
+        tooltips = [button.tooltip for _box, _face, button in board._slots[:len(cards)]]
+        assert len(set(tooltips)) == len(tooltips)  # two 2s of different suits never read the same
+
+    board = _play_alone_against_bots(str(tmp_path / "c.sqlite3"), "gooseberry-fool", {}, seed=3, each_turn=check)
+    assert seen["cards"] > 20 and seen["choices"] >= 1, seen
+    state = board.seat_view.state
+    assert f"({board.view.end_rule_text(state)})" in board.status  # the middling-score rule, as on the board

@@ -95,9 +95,11 @@ def _check(args) -> int:
 
 
 def _create(args) -> int:
+    from .tokens import shown_code  # the code as every page writes it; joining takes either form
+
     options = dict(parse_option(o) for o in args.option)
     room = _store(args).create_room(args.game, options, pairing=args.pairing, bot=args.bot, timeout=args.timeout)
-    print(f"room code: {room.code}\nteacher key (keep it secret): {room.teacher_key}")
+    print(f"room code: {shown_code(room.code)}\nteacher key (keep it secret): {room.teacher_key}")
     return 0
 
 

@@ -116,10 +116,11 @@ class SeatBoard(widgets.VBox):
         self._status.add_class("gopskit-status")
         self._hand, self._summary, self._history = widgets.Box(), widgets.HTML(), widgets.HTML()
         self._hand.add_class("gopskit-hand")
+        self._hand_label = widgets.HTML()  # a title over a row of choices that are not cards
         self._confirm = widgets.Button(description="Confirm bid", icon="check", button_style="primary")
         self._confirm.add_class("gopskit-confirm")
         self._confirm.on_click(lambda _b: self.confirm())
-        play_area = widgets.VBox([self._last, self._hand, self._confirm])
+        play_area = widgets.VBox([self._last, self._hand_label, self._hand, self._confirm])
         play_area.add_class("gopskit-play")
         main = widgets.Box([self._table, play_area])
         main.add_class("gopskit-main")
@@ -186,15 +187,18 @@ class SeatBoard(widgets.VBox):
         self._set_status(self._status_text(plain))
         if self.finished and v.scores is not None:
             series = self.view.points_by_turn(v.state)
-            chart = points_chart_svg(series, plain) if len(series[0]) > 1 else ""
-            self._summary.value = render_summary(plain, v.scores, v.winners, chart)
+            chart = (points_chart_svg(series, plain, title=self.view.chart_title, axis=self.view.chart_axis)
+                     if len(series[0]) > 1 else "")
+            self._summary.value = render_summary(plain, v.scores, v.winners, chart, rule=self.view.end_rule_text(v.state),
+                                                 cut_off=self.view.cut_off_text(v.state))
         else:
             self._summary.value = ""
 
     def _status_text(self, names) -> str:
         v = self.seat_view
         if v.status == "finished":
-            return final_status(names, v.scores, v.winners)
+            return final_status(names, v.scores, v.winners, rule=self.view.end_rule_text(v.state),
+                                cut_off=self.view.cut_off_text(v.state))
         if v.status == "ended":
             return "The teacher has ended the room: this game stops here."
         waiting = " and ".join(names[p] for p in v.waiting_for if p != v.seat) or "the others"
@@ -207,7 +211,7 @@ class SeatBoard(widgets.VBox):
         return self.view.prompt(v.state, v.seat, [f"{n}" for n in names])
 
     def _label(self, move) -> str:
-        return next((c.rank for c in self._cards if c.move == move), str(move))
+        return next((c.label() for c in self._cards if c.move == move), str(move))
 
     def _render_hand(self) -> None:
         """The hand row; slots are reused from one render to the next (no new widgets per turn)."""
@@ -222,16 +226,35 @@ class SeatBoard(widgets.VBox):
             card = self._cards[index]
             box.layout.display = None
             chosen = card.move in (self.selected, v.my_move)
-            face.value = render_card(card.rank, card.suit, size="large", classes="gopskit-selected" if chosen else "")
+            face.value = self._face_html(card, chosen)
             button.disabled = not (v.my_turn and card.legal)
-            button.tooltip = f"Play {card.rank}"
+            verb = "Play" if card.is_card else "Choose"
+            key = "1" if card.key == "a" and not card.is_card else card.key.upper()
+            button.tooltip = f"{verb} {card.label()}" + (f" (key {key})" if card.key else "")
             for cls in [c for c in button._dom_classes if c.startswith("gopskit-key-")]:
                 button.remove_class(cls)
             if card.key and v.my_turn:
                 button.add_class(f"gopskit-key-{card.key}")
         self._hand.children = [slot[0] for slot in self._slots]
+        self._hand_label.value = self._hand_title()
         self._confirm.layout.display = None if self.view.confirm and v.my_turn else "none"
         self._confirm.disabled = self.selected is None
+
+    def _hand_title(self) -> str:
+        """Over a row of choices (a Goose's trick), the question the ordinary boards ask; nothing over cards."""
+        if not self._cards or any(c.is_card for c in self._cards):
+            return ""
+        title = self.view.choice_title(self.seat_view.state, self.seat_view.seat, self.names())
+        return f'<div class="gopskit-label">{escape(title)}</div>'
+
+    @staticmethod
+    def _face_html(card, chosen: bool) -> str:
+        """A card of the hand row drawn as on the ordinary boards: a card face named by its one
+        name, or a plain labelled choice for a move that is not a card (who takes a Goose's trick)."""
+        selected = "gopskit-selected" if chosen else ""
+        if not card.is_card:
+            return f'<div class="gopskit-choice {selected}" data-name="{escape(card.label())}">{escape(card.label())}</div>'
+        return render_card(card.rank, card.suit, size="large", classes=selected, name=card.label())
 
     def _new_slot(self, index: int):
         face = widgets.HTML()
