@@ -123,3 +123,28 @@ def test_a_bug_while_drawing_becomes_a_sentence_not_a_traceback(monkeypatch):
     assert app.run() is None
     assert "Something went wrong (KeyError)" in app.status.value and "/srv" not in app.status.value
     assert isinstance(app.last_error, KeyError) and app.table.value == "" and not app.run_button.disabled
+
+
+def test_plots_are_sharp_and_their_labels_readable_on_a_projector():
+    """Each plot: a PNG of twice the pixels it is shown at, no text under 12 pt (about 17 CSS px)."""
+    import matplotlib.text
+
+    from gopskit.viz.tournament import plot_bidding_profiles, plot_distributions, plot_head_to_head
+
+    games = [{"seats": seats, "seed": k, "points": points, "winners": [0], "forfeits": [],
+              "record": {"game": "goofspiel", "prizes": [3, 1, 2], "bids": [[3, 1], [1, 2], [2, 3]]}}
+             for k, (seats, points) in enumerate(((["a", "b"], [5, 1]), (["b", "a"], [1, 5])))]
+    results = ResultSet("goofspiel", {"num_cards": 3}, 0, 2, [{"name": "a"}, {"name": "b"}], games)
+    for plot in (plot_head_to_head, plot_distributions, plot_bidding_profiles):
+        figure = plot(results)
+        figure.canvas.draw()
+        sizes = {t.get_text(): t.get_fontsize() for t in figure.findobj(matplotlib.text.Text)
+                 if t.get_visible() and t.get_text()}
+        assert sizes and min(sizes.values()) >= 12, (plot.__name__, sizes)
+    app = TournamentApp(bots=["random"], num_cards=3)
+    app.show(results)
+    for image in app.plots.children:
+        png = bytes(image.value)
+        pixels = int.from_bytes(png[16:20], "big")
+        assert png.startswith(b"\x89PNG") and image.layout.width == f"{pixels // 2}px" and pixels >= 1000
+        assert image.layout.max_width == "100%"

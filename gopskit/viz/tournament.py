@@ -26,6 +26,18 @@ from ..numbers import fixed
 from .svg import PALETTE
 
 _LINES = ("-", "--", ":", "-.")
+
+#: Text sizes in points. The tournament app shows a figure at 100 CSS px per
+#: inch (rendered at twice that, see :data:`SCREEN_DPI`), so 12 pt is about
+#: 17 px: readable from the back of a room when the page is projected.
+TEXT_PT = 12
+TITLE_PT = 13
+
+#: Dots per inch of a figure on screen: 2 image pixels per CSS pixel at
+#: 100 CSS px per inch, so lines and letters stay sharp when a projector or a
+#: high-density screen enlarges the page up to twice.
+SCREEN_DPI = 200
+
 _NEW_BOXPLOT = tuple(int(x) for x in matplotlib.__version__.split(".")[:2]) >= (3, 10)
 _HORIZONTAL = {"orientation": "horizontal"} if _NEW_BOXPLOT else {"vert": False}
 
@@ -38,26 +50,35 @@ def head_to_head_figure(names, matrix, title: str | None = None) -> Figure:
     """
     values = np.asarray(matrix, dtype=float)
     n = len(names)
-    size = max(3.5, 0.45 * n + 2)
-    fig = Figure(figsize=(size + 1.2, size))
+    size = max(4.5, 0.6 * n + 2.5)
+    fig = Figure(figsize=(size + 1.5, size))
     ax = fig.subplots()
     limit = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
     cmap = matplotlib.colormaps["PuOr"].with_extremes(bad="#dddddd")
     image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=-limit, vmax=limit)
     ax.set_xticks(range(n), [str(x) for x in names], rotation=60, ha="right")
     ax.set_yticks(range(n), [str(x) for x in names])
-    ax.set_xlabel("opponent")
+    ax.set_xlabel("opponent", fontsize=TEXT_PT)
+    _readable(ax)
     if n <= 16:
         for i in range(n):
             for j in range(n):
                 if np.isfinite(values[i, j]):
                     dark = abs(values[i, j]) > 0.6 * limit
-                    ax.text(j, i, _cell(values[i, j]), ha="center", va="center", fontsize=8,
+                    ax.text(j, i, _cell(values[i, j]), ha="center", va="center", fontsize=TEXT_PT,
                             color="white" if dark else "black")
-    fig.colorbar(image, ax=ax, shrink=0.8, label="mean point difference")
-    ax.set_title(title or "Head to head: mean points of the row entry minus the column entry", fontsize=10)
+    bar = fig.colorbar(image, ax=ax, shrink=0.8)
+    bar.set_label("mean point difference", fontsize=TEXT_PT)
+    _readable(bar.ax)
+    ax.set_title(title or "Head to head: mean points of the row entry minus the column entry",
+                 fontsize=TITLE_PT, wrap=True)
     fig.tight_layout()
     return fig
+
+
+def _readable(ax) -> None:
+    """Tick labels at :data:`TEXT_PT` (stored on the axes, so they hold whenever it is drawn)."""
+    ax.tick_params(labelsize=TEXT_PT)
 
 
 def _cell(value: float) -> str:
@@ -80,7 +101,7 @@ def distributions_figure(points: dict, title: str = "Points per game", intervals
     ``intervals`` (``{name: (low, high)}``) draws each mean's confidence interval as a bar through the dot.
     """
     names = list(points)
-    fig = Figure(figsize=(7, max(2.5, 0.42 * len(names) + 1.2)))
+    fig = Figure(figsize=(8, max(3.2, 0.5 * len(names) + 1.6)))
     ax = fig.subplots()
     data = [np.asarray(points[n], dtype=float) for n in names]
     positions = np.arange(len(names))[::-1]
@@ -96,9 +117,10 @@ def distributions_figure(points: dict, title: str = "Points per game", intervals
                 ax.plot([low, high], [y, y], color=PALETTE[0], lw=3, solid_capstyle="butt",
                         label="95% interval of the mean" if y == positions[0] else None)
     ax.set_yticks(positions, names)
-    ax.set_xlabel("points in one game")
-    ax.legend(loc="lower right", fontsize=8)
-    ax.set_title(title, fontsize=10)
+    ax.set_xlabel("points in one game", fontsize=TEXT_PT)
+    _readable(ax)
+    ax.legend(loc="lower right", fontsize=TEXT_PT)
+    ax.set_title(title, fontsize=TITLE_PT, wrap=True)
     fig.tight_layout()
     return fig
 
@@ -115,7 +137,7 @@ def plot_distributions(results) -> Figure:
 
 def bidding_figure(profiles: dict, num_cards: int | None = None) -> Figure:
     """Mean bid for each prize value, one line per entry (``{name: {prize: mean bid}}``)."""
-    fig = Figure(figsize=(6.5, 4.2))
+    fig = Figure(figsize=(8, 5.2))
     ax = fig.subplots()
     top = num_cards or max((max(p) for p in profiles.values() if p), default=13)
     ax.plot([1, top], [1, top], color="#999", lw=1, ls=":", label="bid = prize")
@@ -125,10 +147,11 @@ def bidding_figure(profiles: dict, num_cards: int | None = None) -> Figure:
         xs = sorted(mean_bid)
         ax.plot(xs, [mean_bid[x] for x in xs], _LINES[k % 4], marker="o", markersize=3,
                 color=PALETTE[k % len(PALETTE)], label=str(name))
-    ax.set_xlabel("prize card")
-    ax.set_ylabel("mean bid")
-    ax.set_title("How each entry's bid follows the prize", fontsize=10)
-    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    ax.set_xlabel("prize card", fontsize=TEXT_PT)
+    ax.set_ylabel("mean bid", fontsize=TEXT_PT)
+    _readable(ax)
+    ax.set_title("How each entry's bid follows the prize", fontsize=TITLE_PT)
+    ax.legend(fontsize=TEXT_PT, loc="upper left", ncol=2)
     fig.tight_layout()
     return fig
 
@@ -152,5 +175,6 @@ def _ranked_indices(results, names) -> list[int]:
     return [position[row["name"]] for row in results.ranking()]
 
 
-__all__ = ["bidding_figure", "distributions_figure", "head_to_head_figure", "plot_bidding_profiles",
+__all__ = ["SCREEN_DPI", "TEXT_PT", "TITLE_PT",
+           "bidding_figure", "distributions_figure", "head_to_head_figure", "plot_bidding_profiles",
            "plot_distributions", "plot_head_to_head"]

@@ -105,9 +105,18 @@ def ranking_html(results) -> str:
 
 
 def _png(figure) -> bytes:
+    """The figure as a PNG at :data:`~gopskit.viz.tournament.SCREEN_DPI` (two image pixels per CSS pixel)."""
+    from ..viz.tournament import SCREEN_DPI
+
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    figure.savefig(buffer, format="png", dpi=SCREEN_DPI, bbox_inches="tight")
     return buffer.getvalue()
+
+
+def _css_width(png: bytes) -> str:
+    """The width to show a :func:`_png` image at: half its pixels (100 CSS px per inch), never wider than the page."""
+    pixels = int.from_bytes(png[16:20], "big")  # the IHDR chunk's width
+    return f"{pixels // 2}px"
 
 
 class TournamentApp(w.VBox):
@@ -233,6 +242,9 @@ class TournamentApp(w.VBox):
         self.table.value = ranking_html(results)
         for image, plot in zip(self.plots.children, (plot_head_to_head, plot_distributions, plot_bidding_profiles)):
             image.value = _png(plot(results))
+            image.layout.width = _css_width(bytes(image.value))
+            image.layout.max_width = "100%"
+            image.layout.height = "auto"
         self.plots.layout.display = None
         self.status.value = (f"Done: {len(results.games):,} games. Seed {results.seed} "
                              f"(type it in Seed to replay this very tournament).")
