@@ -107,6 +107,28 @@ def number(value, places: int = 2, fractions: bool = True, max_denominator: int 
     return text
 
 
+def numbers_together(values, places: int = 2) -> list[str]:
+    """Several values shown side by side (a chart's bar labels) in one style.
+
+    :func:`number` writes a lone half as ``1/2``; beside ``2.5`` that reads
+    oddly, so when the labels would mix fractions and decimals, every value
+    whose decimals are exact is written as a decimal (``0.5``), and only a
+    value that needs a fraction to be exact keeps it (``1/3``).
+
+    >>> numbers_together([2.5, 2.5, 0.5]), numbers_together([0.5, 0.25]), numbers_together([1 / 3, 0.5])
+    (['2.5', '2.5', '0.5'], ['1/2', '1/4'], ['1/3', '1/2'])
+    """
+    texts = [number(v, places) for v in values]
+
+    def is_fraction(text):
+        return "/" in text and text != "n/a"
+
+    if any(map(is_fraction, texts)) and any("." in t for t in texts):
+        texts = [number(v, places, fractions=False) if is_fraction(t) and _terminates(Fraction(t), places) else t
+                 for t, v in zip(texts, values)]
+    return texts
+
+
 def fixed(value, places: int = 2) -> str:
     """``value`` with exactly ``places`` decimals, for a column of figures (``4.80``, never ``-0.00``).
 

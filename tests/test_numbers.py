@@ -76,3 +76,17 @@ def test_significant_figures_never_use_an_exponent(x, digits):
     assert WRITTEN.match(text) and text != "-0", text
     if abs(x) > 1e-11:
         assert abs(float(text) - x) <= 0.51 * 10 ** (math.floor(math.log10(abs(x))) - digits + 1) + 1e-12
+
+
+@given(st.lists(st.sampled_from([0, 0.25, 0.5, 0.75, 1.5, 2.5, -0.5, 1 / 3, 2 / 3, 7 / 3, 3.75]), min_size=1, max_size=6))
+def test_labels_side_by_side_never_mix_a_plain_half_with_decimals(values):
+    from fractions import Fraction
+
+    from gopskit.numbers import numbers_together
+
+    texts = numbers_together(values)
+    assert len(texts) == len(values)
+    for text, value in zip(texts, values):
+        assert abs(float(Fraction(text)) - value) < 0.006  # each label still means its value
+    if any("." in t for t in texts):
+        assert all(Fraction(t).denominator in (3,) for t in texts if "/" in t), texts  # only fractions a decimal cannot write

@@ -21,7 +21,7 @@ import numpy as np
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 
-from ..numbers import clean, number
+from ..numbers import clean, number, numbers_together
 from .svg import DASHES, PALETTE
 
 _STYLES = ("-", "--", ":", "-.")
@@ -80,8 +80,8 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
         best = gains >= gains.max() - 1e-9
         names = [str(x) for x in own_labels]
         ax.bar(names, gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best], edgecolor="#333")
-        for k, g in enumerate(gains):
-            ax.annotate(number(g), (k, g), xytext=(0, 3 if g >= 0 else -3), textcoords="offset points",
+        for k, (g, text) in enumerate(zip(gains, numbers_together(gains))):
+            ax.annotate(text, (k, g), xytext=(0, 3 if g >= 0 else -3), textcoords="offset points",
                         ha="center", va="bottom" if g >= 0 else "top")
         span = max(1.0, float(np.abs(gains).max()))
         ax.set_ylim(min(0.0, gains.min()) - 0.25 * span, max(0.0, gains.max()) + 0.25 * span)
