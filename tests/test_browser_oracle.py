@@ -20,7 +20,7 @@ import pytest
 from gopskit.games import replay_record
 from gopskit.games.base import MatchState
 
-from test_browser import _require_chromium, CHROMIUM, CHROMIUM_ARGS, open_app  # noqa: F401 - shared fixtures' helpers
+from test_browser import browser, open_app, server  # noqa: F401 - the shared fixtures (one server and browser per module)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,26 +33,6 @@ BOARDS = [
     ("raj.ipynb", "raj"),
 ]
 CLICK_TIMEOUT_MS = 20_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from gopskit.serve import background_server
-
-    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
-    with open(log_path, "wb") as log, background_server(log=log) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _status(page) -> str:
