@@ -14,6 +14,7 @@ as ``[pattern][extra]`` (see :mod:`._exact_kernel` for the extras).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 
 import numba
@@ -281,6 +282,7 @@ def _resume(sol: LayeredSolution, store, progress) -> int:
     return done
 
 
+@functools.lru_cache(maxsize=64)
 def _extras_by_index(C: int, win: bool, carry: bool) -> dict[int, tuple[int, int]]:
     """The inverse of :func:`._exact_kernel.extra_index`: extra index -> (lead, pot)."""
     extras = {}
