@@ -19,7 +19,7 @@ def _solve_with_status(M):
     M = np.asarray(M, dtype=float)
     m, n = M.shape
     x, y = np.zeros(m), np.zeros(n)
-    value, status = solve_game(M, m, n, x, y, np.zeros((m + 1, m + n + 1)), np.zeros(m, dtype=np.int64))
+    value, status = solve_game(M, m, n, x, y, np.zeros((m + 1, n + 1)), np.zeros(m + n, dtype=np.int64))
     return value, status, x, y
 
 

@@ -156,8 +156,8 @@ def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
     """``(value, x, y, method)`` of a square turn game: the compiled solver, else the certifying chain."""
     j = M.shape[0]
     x, y = np.zeros(j), np.zeros(j)
-    T, basis = np.zeros((j + 1, 2 * j + 1)), np.zeros(j, dtype=np.int64)
-    value, status = solve_game_gap(M, j, j, x, y, T, basis, gap)
+    T, labels = np.zeros((j + 1, j + 1)), np.zeros(2 * j, dtype=np.int64)
+    value, status = solve_game_gap(M, j, j, x, y, T, labels, gap)
     if status != STATUS_FAILED:
         return float(value), x, y, "compiled"
     return certify_game(M, _GAP, methods)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._exact_lp import STATUS_FAILED, STATUS_PURE, solve_game_gap
+from ._exact_lp import STATUS_FAILED, STATUS_PURE, scan_matrix, solve_scanned
 
 
 @njit(cache=True)
@@ -90,6 +90,43 @@ def fill_turn_matrix(M, j, pattern, child, outcome, prize, lead, pot, vals_c, st
             M[a, b] = later if win else now + later
 
 
+@njit(cache=True, error_model="numpy")
+def fill_scan_points(M, j, pattern, child, outcome, prize, vals_c, start, x, y):
+    """:func:`fill_turn_matrix` for "points" with ties discarded, fused with
+    :func:`._exact_lp.scan_matrix` (the most common solve, so one pass instead of two)."""
+    low, high = np.inf, -np.inf
+    for b in range(j):
+        y[b] = -np.inf
+    best_row, maxmin = 0, -np.inf
+    for a in range(j):
+        row_min = np.inf
+        for b in range(j):
+            v = outcome[pattern, a, b] * prize + vals_c[start + child[pattern, a, b]]
+            M[a, b] = v
+            if v < row_min:
+                row_min = v
+            if v > y[b]:
+                y[b] = v
+            if v > high:
+                high = v
+        if row_min > maxmin:
+            maxmin, best_row = row_min, a
+        if row_min < low:
+            low = row_min
+    best_col, minmax = 0, np.inf
+    for b in range(j):
+        if y[b] < minmax:
+            minmax, best_col = y[b], b
+    scale = max(1.0, max(abs(low), abs(high)))
+    if maxmin < minmax - 1e-12:
+        return False, 0.0, low, scale
+    x[:j] = 0.0
+    y[:j] = 0.0
+    x[best_row] = 1.0
+    y[best_col] = 1.0
+    return True, M[best_row, best_col], low, scale
+
+
 @njit(cache=True)
 def fill_terminal(vals, C, win, carry):
     """Layer 0: the hand is over; "win" scores the sign of the lead (a pot is lost)."""
@@ -104,7 +141,7 @@ def fill_terminal(vals, C, win, carry):
 
 @njit(cache=True)
 def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_of_mask,
-                    base_c, vals_c, sums_c, C, win, carry, M, x, y, T, basis, tally, gap):
+                    base_c, vals_c, sums_c, C, win, carry, M, x, y, T, labels, tally, gap):
     """Mean over the turned prize of the turn games' values; ``tally`` counts how each was solved.
 
     NaN when a turn game could not be certified: the engine settles those
@@ -115,9 +152,16 @@ def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_
         if (q_mask >> t) & 1:
             prize = values[t]
             cq = rank_of_mask[q_mask ^ (1 << t)]
-            fill_turn_matrix(M, j, pattern, child, outcome, prize, lead, pot,
-                             vals_c, base_c[cq], C + prize, sums_c[cq], win, carry)
-            v, status = solve_game_gap(M, j, j, x, y, T, basis, gap)
+            if win or carry:
+                fill_turn_matrix(M, j, pattern, child, outcome, prize, lead, pot,
+                                 vals_c, base_c[cq], C + prize, sums_c[cq], win, carry)
+                found, v, low, scale = scan_matrix(M, j, j, x, y)
+            else:
+                found, v, low, scale = fill_scan_points(M, j, pattern, child, outcome, prize, vals_c, base_c[cq], x, y)
+            if found:
+                status = STATUS_PURE
+            else:
+                v, status = solve_scanned(M, j, j, x, y, T, labels, gap, low, scale)
             tally[0 if status == STATUS_PURE else (2 if status == STATUS_FAILED else 1)] += 1
             total += np.nan if status == STATUS_FAILED else v
     return total / j
@@ -135,8 +179,8 @@ def solve_layer(j, lo, hi, masks, sums, base, child, outcome, swap, vals,
     for q in prange(lo, hi):
         M = np.empty((j, j))
         x, y = np.empty(j), np.empty(j)
-        T = np.empty((j + 1, 2 * j + 1))
-        basis = np.empty(j, dtype=np.int64)
+        T = np.empty((j + 1, j + 1))
+        labels = np.empty(2 * j, dtype=np.int64)
         tally = np.zeros(3, dtype=np.int64)
         S = sums[q]
         C = slack + total_points - S
@@ -155,7 +199,7 @@ def solve_layer(j, lo, hi, masks, sums, base, child, outcome, swap, vals,
                     else:
                         v = _position_value(j, masks[q], pattern, lead, pot, child, outcome, values,
                                             rank_of_mask, base_c, vals_c, sums_c, C, win, carry,
-                                            M, x, y, T, basis, tally, gap)
+                                            M, x, y, T, labels, tally, gap)
                     vals[base[q] + pattern * size + extra_index(lead, pot, C, win, carry)] = v
                     vals[base[q] + mirror * size + extra_index(-lead, pot, C, win, carry)] = -v
         counts[q, 0] = tally[0]

@@ -6,14 +6,19 @@ module solves one in about a microsecond, in three steps:
 
 1. **Pure saddle point.** The largest row minimum is compared with the
    smallest column maximum; when they meet, both players have a pure optimal
-   bid and no LP is needed (most Goofspiel turns end here).
+   bid and no LP is needed. The same pass over the matrix finds the shift
+   and scale the simplex needs.
 2. **Simplex.** Otherwise the textbook reduction of a matrix game to a linear
    program (Dantzig 1951; see e.g. von Stengel, *Game Theory Basics*, ch. 9):
    shift the matrix so every entry is at least 1, then
    ``maximise sum(w) subject to A w <= 1, w >= 0``. The value is
    ``1 / sum(w)`` minus the shift, the column player's strategy is
    ``w / sum(w)`` and the row player's comes from the dual prices of the
-   slack columns. A dense tableau with Dantzig's pivot rule is used; after
+   slack columns. The tableau is the condensed (Tucker) one: a row per
+   constraint and a column per *non-basic* variable, so a pivot touches
+   ``(m + 1)(n + 1)`` numbers instead of ``(m + 1)(m + n + 1)`` for the full
+   tableau with its slack identity, and the dual prices are read off the
+   columns the slacks left for. Dantzig's pivot rule is used; after
    ``_DANTZIG_PIVOTS`` pivots it falls back to Bland's rule, which cannot
    cycle.
 3. **Certificate.** Both strategies are clipped, normalised and checked: the
@@ -37,126 +42,176 @@ _GAP = 1e-10  # the largest certified gap accepted without a retry
 _DANTZIG_PIVOTS = 60
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pure_saddle(M, m, n, x, y):
     """Look for a pure saddle point of ``M[:m, :n]``.
 
     Returns ``(found, value)``; when found, ``x`` and ``y`` hold the pure
     strategies (one 1.0 each).
     """
+    found, value, _low, _scale = scan_matrix(M, m, n, x, y)
+    return found, value
+
+
+@njit(cache=True, error_model="numpy")
+def scan_matrix(M, m, n, x, y):
+    """One pass over ``M[:m, :n]``: ``(saddle found, its value, smallest entry, scale)``.
+
+    The scale is the largest absolute entry (at least 1): certificates are
+    relative to it. ``y`` doubles as the column-maximum buffer, so on a
+    saddle point ``x`` and ``y`` hold the pure strategies, otherwise ``y``
+    is scratch.
+    """
+    low, high = np.inf, -np.inf
+    for c in range(n):
+        y[c] = -np.inf
     best_row, maxmin = 0, -np.inf
-    for i in range(m):
-        low = M[i, 0]
-        for j in range(1, n):
-            if M[i, j] < low:
-                low = M[i, j]
-        if low > maxmin:
-            maxmin, best_row = low, i
+    for r in range(m):
+        row_min = np.inf
+        for c in range(n):
+            v = M[r, c]
+            if v < row_min:
+                row_min = v
+            if v > y[c]:
+                y[c] = v
+            if v > high:
+                high = v
+        if row_min > maxmin:
+            maxmin, best_row = row_min, r
+        if row_min < low:
+            low = row_min
     best_col, minmax = 0, np.inf
-    for j in range(n):
-        high = M[0, j]
-        for i in range(1, m):
-            if M[i, j] > high:
-                high = M[i, j]
-        if high < minmax:
-            minmax, best_col = high, j
+    for c in range(n):
+        if y[c] < minmax:
+            minmax, best_col = y[c], c
+    scale = max(1.0, max(abs(low), abs(high)))
     if maxmin < minmax - 1e-12:
-        return False, 0.0
+        return False, 0.0, low, scale
     x[:m] = 0.0
     y[:n] = 0.0
     x[best_row] = 1.0
     y[best_col] = 1.0
-    return True, M[best_row, best_col]
+    return True, M[best_row, best_col], low, scale
 
 
-@njit(cache=True)
-def _entering_column(T, m, ncol, bland):
-    """The column to enter the basis, or -1 at the optimum."""
+@njit(cache=True, error_model="numpy")
+def _entering_column(T, m, n, labels, bland):
+    """The column to enter the basis, or -1 at the optimum (Bland: the smallest label)."""
     best, best_cost = -1, -_EPS
-    for c in range(ncol):
+    for c in range(n):
         cost = T[m, c]
         if cost < best_cost:
-            best, best_cost = c, cost
-            if bland:
-                return c
+            if not bland:
+                best, best_cost = c, cost
+            elif best < 0 or labels[m + c] < labels[m + best]:
+                best = c
     return best
 
 
-@njit(cache=True)
-def _leaving_row(T, m, ncol, col, basis, bland):
+@njit(cache=True, error_model="numpy")
+def _leaving_row(T, m, n, col, labels, bland):
     """The row leaving the basis for ``col``: Harris's two-pass ratio test.
 
     Pass 1 finds the smallest ratio with every right-hand side relaxed by
     ``_HARRIS``; pass 2 takes, among the rows within that bound, the largest
-    pivot element (Bland: the smallest basic index), so near-ties never make
+    pivot element (Bland: the smallest basic label), so near-ties never make
     the tableau divide by a tiny number.
     """
     bound = np.inf
     for r in range(m):
         a = T[r, col]
         if a > _EPS:
-            bound = min(bound, (max(T[r, ncol], 0.0) + _HARRIS) / a)
+            bound = min(bound, (max(T[r, n], 0.0) + _HARRIS) / a)
     row, best = -1, -1.0
     for r in range(m):
         a = T[r, col]
-        if a > _EPS and max(T[r, ncol], 0.0) / a <= bound:
-            if row < 0 or (bland and basis[r] < basis[row]) or (not bland and a > best):
+        if a > _EPS and max(T[r, n], 0.0) <= bound * a:
+            if row < 0 or (bland and labels[r] < labels[row]) or (not bland and a > best):
                 row, best = r, a
     return row
 
 
-@njit(cache=True)
-def _pivot(T, m, ncol, row, col):
+@njit(cache=True, error_model="numpy")
+def _pivot(T, m, n, row, col, labels):
+    """Exchange basic ``row`` and non-basic ``col`` in the condensed tableau.
+
+    Returns Dantzig's next entering column (the most negative reduced cost,
+    -1 at the optimum), found while the cost row is updated.
+    """
     inv = 1.0 / T[row, col]
-    for c in range(ncol + 1):
+    for c in range(n + 1):
         T[row, c] *= inv
-    for r in range(m + 1):
+    for r in range(m):
         if r != row:
             f = T[r, col]
             if f != 0.0:
-                for c in range(ncol + 1):
+                for c in range(n + 1):
                     T[r, c] -= f * T[row, c]
-            T[r, col] = 0.0
-    T[row, col] = 1.0
+            T[r, col] = -f * inv
+    f = T[m, col]
+    best, best_cost = -1, -_EPS
+    for c in range(n + 1):
+        v = T[m, c] - f * T[row, c]
+        T[m, c] = v
+        if c != col and c < n and v < best_cost:
+            best, best_cost = c, v
+    v = -f * inv
+    T[m, col] = v
+    if v < best_cost:
+        best = col
+    T[row, col] = inv
+    labels[row], labels[m + col] = labels[m + col], labels[row]
+    return best
 
 
-@njit(cache=True)
-def _run_simplex(M, m, n, shift, T, basis, bland_only):
-    """Fill and solve the tableau of ``max sum(w), (M + shift) w <= 1``; False if it stalled."""
-    ncol = n + m
-    T[: m + 1, : ncol + 1] = 0.0
+@njit(cache=True, error_model="numpy")
+def _run_simplex(M, m, n, shift, T, labels, bland_only):
+    """Fill and solve the condensed tableau of ``max sum(w), (M + shift) w <= 1``; False if it stalled.
+
+    ``T[:m, :n]`` holds the constraint rows, ``T[:m, n]`` the right-hand
+    sides, ``T[m, :n]`` the reduced costs and ``T[m, n]`` the objective.
+    ``labels[:m]`` name the basic variables of the rows and ``labels[m:]``
+    the non-basic ones of the columns: ``0..n-1`` are ``w``, ``n..n+m-1``
+    the slacks.
+    """
     for r in range(m):
         for c in range(n):
             T[r, c] = M[r, c] + shift
-        T[r, n + r] = 1.0
-        T[r, ncol] = 1.0
-        basis[r] = n + r
+        T[r, n] = 1.0
+        labels[r] = n + r
     for c in range(n):
         T[m, c] = -1.0
+        labels[m + c] = c
+    T[m, n] = 0.0
+    col = 0  # every reduced cost is -1: Dantzig takes the first
     for it in range(50 * (m + n) + 100):
         bland = bland_only or it >= _DANTZIG_PIVOTS
-        col = _entering_column(T, m, ncol, bland)
+        if bland:
+            col = _entering_column(T, m, n, labels, True)
         if col < 0:
             return True
-        row = _leaving_row(T, m, ncol, col, basis, bland)
+        row = _leaving_row(T, m, n, col, labels, bland)
         if row < 0:  # unbounded: impossible for a shifted positive matrix
             return False
-        _pivot(T, m, ncol, row, col)
-        basis[row] = col
+        col = _pivot(T, m, n, row, col, labels)
     return False
 
 
-@njit(cache=True)
-def _read_strategies(T, m, n, basis, x, y):
-    """Turn the final tableau into normalised mixed strategies ``x`` and ``y``."""
-    ncol = n + m
+@njit(cache=True, error_model="numpy")
+def _read_strategies(T, m, n, labels, x, y):
+    """Turn the final tableau into normalised mixed strategies ``x`` and ``y``.
+
+    The column player's weights are the basic ``w``; the row player's are
+    the reduced costs of the non-basic slacks (the dual prices).
+    """
     x[:m] = 0.0
     y[:n] = 0.0
     for r in range(m):
-        if basis[r] < n:
-            y[basis[r]] = max(T[r, ncol], 0.0)
-    for i in range(m):
-        x[i] = max(T[m, n + i], 0.0)
+        if labels[r] < n:
+            y[labels[r]] = max(T[r, n], 0.0)
+    for c in range(n):
+        if labels[m + c] >= n:
+            x[labels[m + c] - n] = max(T[m, c], 0.0)
     sx, sy = x[:m].sum(), y[:n].sum()
     if sx <= 0.0 or sy <= 0.0:
         return False
@@ -165,56 +220,56 @@ def _read_strategies(T, m, n, basis, x, y):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def certified_bounds(M, m, n, x, y):
     """``(lower, upper)``: what ``x`` guarantees the row player, what ``y`` concedes at most."""
     lower, upper = np.inf, -np.inf
     for j in range(n):
         s = 0.0
         for i in range(m):
-            s += x[i] * M[i, j]
+            if x[i] != 0.0:
+                s += x[i] * M[i, j]
         lower = min(lower, s)
     for i in range(m):
         s = 0.0
         for j in range(n):
-            s += M[i, j] * y[j]
+            if y[j] != 0.0:
+                s += M[i, j] * y[j]
         upper = max(upper, s)
     return lower, upper
 
 
 @njit(cache=True)
-def solve_game(M, m, n, x, y, T, basis):
+def solve_game(M, m, n, x, y, T, labels):
     """Value of the zero-sum game ``M[:m, :n]`` (row player maximises).
 
     Writes optimal strategies into ``x[:m]`` and ``y[:n]``. ``T`` is a work
-    array of at least ``(m + 1, m + n + 1)``, ``basis`` of at least ``m``.
-    Returns ``(value, status)`` with status ``STATUS_PURE``,
-    ``STATUS_SIMPLEX`` or ``STATUS_FAILED`` (certified gap still above
-    ``_GAP`` after the Bland retry; the value is then the interval midpoint,
-    and :mod:`._certify` must settle the game).
+    array of at least ``(m + 1, n + 1)``, ``labels`` an int64 one of at
+    least ``m + n``. Returns ``(value, status)`` with status
+    ``STATUS_PURE``, ``STATUS_SIMPLEX`` or ``STATUS_FAILED`` (certified gap
+    still above ``_GAP`` after the Bland retry; the value is then the
+    interval midpoint, and :mod:`._certify` must settle the game).
     """
-    return solve_game_gap(M, m, n, x, y, T, basis, _GAP)
+    return solve_game_gap(M, m, n, x, y, T, labels, _GAP)
 
 
 @njit(cache=True)
-def solve_game_gap(M, m, n, x, y, T, basis, gap):
+def solve_game_gap(M, m, n, x, y, T, labels, gap):
     """:func:`solve_game` with the accepted certified gap (relative) given: a test passes a
     negative ``gap`` to send every simplex game to the certifying fallback."""
-    found, value = pure_saddle(M, m, n, x, y)
+    found, value, low, scale = scan_matrix(M, m, n, x, y)
     if found:
         return value, STATUS_PURE
-    low = np.inf
-    for i in range(m):
-        for j in range(n):
-            low = min(low, M[i, j])
+    return solve_scanned(M, m, n, x, y, T, labels, gap, low, scale)
+
+
+@njit(cache=True, error_model="numpy")
+def solve_scanned(M, m, n, x, y, T, labels, gap, low, scale):
+    """The simplex and its certificate for a game :func:`scan_matrix` found no saddle in."""
     shift = 1.0 - low
-    scale = 1.0
-    for i in range(m):
-        for j in range(n):
-            scale = max(scale, abs(M[i, j]))
     for attempt in range(2):
-        ok = _run_simplex(M, m, n, shift, T, basis, attempt == 1)
-        if ok and _read_strategies(T, m, n, basis, x, y):
+        ok = _run_simplex(M, m, n, shift, T, labels, attempt == 1)
+        if ok and _read_strategies(T, m, n, labels, x, y):
             lower, upper = certified_bounds(M, m, n, x, y)
             if upper - lower <= gap * scale:
                 return 0.5 * (lower + upper), STATUS_SIMPLEX
@@ -237,6 +292,6 @@ def matrix_game(matrix) -> tuple[float, np.ndarray, np.ndarray]:
         raise ValueError(f"a matrix game needs a finite, non-empty 2-D array, not shape {M.shape}")
     m, n = M.shape
     x, y = np.zeros(m), np.zeros(n)
-    T, basis = np.zeros((m + 1, m + n + 1)), np.zeros(m, dtype=np.int64)
-    value, _status = solve_game(M, m, n, x, y, T, basis)
+    T, labels = np.zeros((m + 1, n + 1)), np.zeros(m + n, dtype=np.int64)
+    value, _status = solve_game(M, m, n, x, y, T, labels)
     return float(value), x, y
