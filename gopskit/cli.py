@@ -6,6 +6,9 @@
 
 Other parts of the kit add subcommands (``solve``, ``tournament``, ...)
 through a ``register(subparsers)`` function in the modules of ``_PLUGINS``.
+A command is looked up in the plugins in order and the search stops at the
+plugin that has it, so ``gopskit solve`` never imports the classroom's
+database driver (``--help`` and an unknown command still see them all).
 Bad input exits with status 2 and one line on stderr, never a traceback.
 """
 
@@ -27,7 +30,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"gopskit: {message} (see gopskit --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``gopskit`` parser; with ``command``, plugins are registered only until one adds that command."""
     parser = _Parser(prog="gopskit", description="Game theory through Goofspiel: apps, games, solvers.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     serve = sub.add_parser("serve", help="serve the apps with Voila")
@@ -58,9 +62,17 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=_play)
 
     for module in _PLUGINS:
+        if command is not None and command in sub.choices:
+            break
         if _module_exists(module):
             importlib.import_module(module).register(sub)
     return parser
+
+
+def _command_of(argv) -> str | None:
+    """The subcommand named on the command line (the first word not an option), if any."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    return next((word for word in words if not word.startswith("-")), None)
 
 
 def _module_exists(name: str) -> bool:
@@ -71,7 +83,7 @@ def _module_exists(name: str) -> bool:
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -12,7 +12,9 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-_SUBMODULES = ("exact", "matrix", "learning", "exploit", "cfr", "storage")
+# Looked through in this order: the exact solver and its storage first, as neither imports
+# numba nor scipy (``gopskit solve`` on a small deck needs neither).
+_SUBMODULES = ("exact", "storage", "matrix", "learning", "exploit", "cfr")
 
 
 def _public_names(module_name: str):
@@ -24,6 +26,8 @@ def _public_names(module_name: str):
 
 
 def __getattr__(name: str):
+    if name.startswith("_"):  # a private submodule is imported as such, never searched for
+        raise AttributeError(f"gopskit.solvers has no {name!r}")
     for sub in _SUBMODULES:
         module, names = _public_names(sub)
         if name in names:

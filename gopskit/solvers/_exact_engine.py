@@ -9,11 +9,15 @@ their order).
 Values live in one flat ``float64`` array per layer (hand size). Inside a
 layer, prize set ``q`` owns the block ``base[q] : base[q + 1]``, laid out
 as ``[pattern][extra]`` (see :mod:`._exact_kernel` for the extras).
+
+:class:`LayeredSolution` and :class:`SolveStats` are defined in
+:mod:`._small_layers` (no numba) and re-exported here; small decks are
+solved by :mod:`._small` without this module (see
+:func:`gopskit.solvers.exact.solve_goofspiel`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import time
 
@@ -24,132 +28,13 @@ from ._certify import METHODS, certify_game
 from ._exact_kernel import extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
 from ._exact_lp import _GAP, STATUS_FAILED, solve_game_gap
 from ._exact_tables import Tables
+from ._small_layers import (  # noqa: F401  (re-exported: they live where loading a solution needs no numba)
+    LayeredSolution, SolveStats, chunks, extra_sizes, layer_work, total_work,
+)
 
 _SERIAL_BELOW = 50_000  # positions: smaller solves run on one thread
 _CHUNK_POSITIONS = 200_000  # positions per compiled call between progress updates
 _SETTLED_KEPT = 1000  # turn games settled by a fallback that the stats list one by one
-
-
-@dataclasses.dataclass
-class SolveStats:
-    """What a solve did: positions stored, turn games and how each was settled, time.
-
-    ``seconds`` adds up the time spent solving layers (over every run of a
-    resumed solve); ``wall_seconds`` is this run's, and ``resumed_from`` the
-    first layer it solved (0 for a solve from scratch).
-
-    Every turn game is settled by exactly one method: ``pure`` (a saddle
-    point), ``simplex`` (the compiled solver, certified), ``highs`` or
-    ``exact`` (the certifying fallbacks of :mod:`._certify`, for games the
-    compiled certificate rejected). ``failed`` counts games no method could
-    certify; a solution with ``failed > 0`` holds uncertified values and
-    says so. ``settled`` lists the first fallback games as
-    ``[layer, prize set, pattern, lead, pot, prize, method]``.
-    """
-
-    positions: int = 0
-    games: int = 0
-    pure: int = 0
-    simplex: int = 0
-    highs: int = 0
-    exact: int = 0
-    failed: int = 0
-    seconds: float = 0.0
-    settled: list = dataclasses.field(default_factory=list)
-    wall_seconds: float = 0.0
-    resumed_from: int = 0
-
-    @property
-    def certified(self) -> bool:
-        """True when every turn game's value is certified."""
-        return self.failed == 0
-
-    def methods_line(self) -> str:
-        """One line saying how the turn games were settled."""
-        line = f"pure saddle {self.pure:,}, simplex {self.simplex:,}"
-        if self.highs or self.exact:
-            line += f", re-solved by HiGHS {self.highs:,}, by exact rationals {self.exact:,}"
-        if self.failed:
-            line += f", NOT CERTIFIED {self.failed:,}"
-        return line
-
-    def as_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-
-def extra_sizes(turned: np.ndarray, win: bool, carry: bool) -> np.ndarray:
-    """Vectorised :func:`._exact_kernel.extra_size` over prize sets."""
-    turned = np.asarray(turned, dtype=np.int64)
-    if win and carry:
-        return (turned + 1) ** 2
-    if win:
-        return 2 * turned + 1
-    if carry:
-        return turned + 1
-    return np.ones_like(turned)
-
-
-class LayeredSolution:
-    """Every position's value for one set of tables, objective and tie rule.
-
-    ``slack`` widens the leads and pots stored beyond the points turned
-    inside the tables (an endgame may start with a pot already carried).
-    """
-
-    def __init__(self, tables: Tables, objective: str, ties: str, slack: int = 0, values=None,
-                 allocate: bool = True):
-        self.tables, self.objective, self.ties, self.slack = tables, objective, ties, int(slack)
-        self.win, self.carry = objective == "win", ties == "carry"
-        self.total_points = int(sum(tables.prize_values))
-        self.turned, self.bases = [], []
-        for layer in tables.layers:
-            if layer is None:  # a layer these tables leave out (see build_tables' ``lowest``)
-                self.turned.append(None)
-                self.bases.append(np.zeros(1, dtype=np.int64))
-                continue
-            turned = self.slack + self.total_points - layer.prize_sums
-            sizes = extra_sizes(turned, self.win, self.carry) * layer.num_patterns
-            self.turned.append(turned)
-            self.bases.append(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64))
-        if values is None:
-            values = [np.full(size, np.nan) if allocate else None for size in self.layer_sizes()]
-        self.values = list(values)
-        self.stats = SolveStats(positions=sum(self.layer_sizes()))
-
-    def layer_sizes(self) -> list[int]:
-        """How many values each layer stores."""
-        return [int(b[-1]) for b in self.bases]
-
-    def turned_points(self, j: int, q: int) -> int:
-        """Points turned before prize set ``q`` of layer ``j`` (plus the slack): the bound on |lead| + pot."""
-        return int(self.turned[j][q])
-
-    def stored_value(self, j: int, q: int, pattern: int, lead: int = 0, pot: int = 0) -> float:
-        """Value of a position before its prize is turned."""
-        S = int(self.tables.layers[j].prize_sums[q])
-        if self.win and abs(lead) > S + pot:
-            return float(np.sign(lead))
-        C = self.turned_points(j, q)
-        size = extra_size(C, self.win, self.carry)
-        return float(self.values[j][self.bases[j][q] + pattern * size + extra_index(lead, pot, C, self.win, self.carry)])
-
-    def turn_matrix(self, j: int, q: int, pattern: int, prize_index: int, lead: int = 0, pot: int = 0) -> np.ndarray:
-        """The ``j x j`` game of one turn (holder's bids by row, ascending)."""
-        layer, below = self.tables.layers[j], self.tables.layers[j - 1]
-        mask = int(layer.masks[q])
-        prize = self.tables.prize_values[prize_index]
-        cq = int(self.tables.rank_of_mask[mask ^ (1 << prize_index)])
-        M = np.empty((j, j))
-        fill_turn_matrix(M, j, pattern, layer.child, layer.outcome, prize, lead, pot, self.values[j - 1],
-                         self.bases[j - 1][cq], self.turned_points(j, q) + prize, int(below.prize_sums[cq]),
-                         self.win, self.carry)
-        return M
-
-    def turn_game(self, j, q, pattern, prize_index, lead=0, pot=0):
-        """``(value, holder's strategy, opponent's strategy)`` of one turn."""
-        M = self.turn_matrix(j, q, pattern, prize_index, lead, pot)
-        value, x, y, _method = solve_certified(M)
-        return value, x, y
 
 
 def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
@@ -163,39 +48,9 @@ def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
     return certify_game(M, _GAP, methods)
 
 
-def _canonical_count(layer) -> int:
-    return int(np.count_nonzero(layer.swap >= np.arange(layer.num_patterns)))
-
-
 def _chunks(solution: LayeredSolution, j: int):
-    """Split layer ``j``'s prize sets into runs of about ``_CHUNK_POSITIONS`` canonical positions.
-
-    Yields ``(first, end, work)``; ``work`` estimates the run's cost: each
-    position holds ``j`` turn games of ``j x j``, whose simplex costs grow
-    about linearly in ``j`` at these sizes (measured), so a position weighs
-    ``j * j``. The progress bar counts this work, so its ETA stays honest
-    from the small bottom layers to the large middle ones.
-    """
-    layer = solution.tables.layers[j]
-    weights = extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer)
-    start, acc = 0, 0
-    for q, w in enumerate(weights):
-        acc += int(w)
-        if acc >= _CHUNK_POSITIONS:
-            yield start, q + 1, acc * j * j
-            start, acc = q + 1, 0
-    if start < len(weights):
-        yield start, len(weights), acc * j * j
-
-
-def layer_work(solution: LayeredSolution, j: int) -> int:
-    """The work of layer ``j`` (see :func:`_chunks`)."""
-    return sum(work for *_, work in _chunks(solution, j))
-
-
-def total_work(solution: LayeredSolution) -> int:
-    """The work of the whole solve (the unit of the progress bar)."""
-    return sum(layer_work(solution, j) for j in range(1, len(solution.tables.layers)))
+    """Layer ``j``'s prize sets in runs of about ``_CHUNK_POSITIONS`` positions (see :func:`._small_layers.chunks`)."""
+    return chunks(solution, j, _CHUNK_POSITIONS)
 
 
 def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None,

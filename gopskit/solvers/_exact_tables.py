@@ -20,21 +20,56 @@ negated value.
 
 **Prize sets** are bit masks over the prize values, ranked within each
 layer (``rank_of_mask``).
+
+The compiled helpers are numba kernels, but importing this module does not
+import numba: each is compiled (or loaded from numba's cache) on its first
+call (:func:`_kernel`), so a small solve that builds its tables with the
+plain functions (``.py_func``, see :mod:`._small`) starts in a fraction of
+the time.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from functools import lru_cache
 from math import factorial
 
 import numpy as np
-from numba import njit
 
 A, B, C = 1, 2, 3
+_KERNELS: dict = {}  # name -> plain function of every kernel below
 
 
-@njit(cache=True)
+def _kernel(func):
+    """``numba.njit(cache=True)`` applied on the first call, not at import (importing numba costs 0.15 s).
+
+    The first call compiles every kernel of this module at once and puts the
+    compiled dispatchers in the module's namespace, so kernels calling each
+    other see compiled functions. ``.py_func`` is the plain function, as on
+    a numba dispatcher.
+    """
+    _KERNELS[func.__name__] = func
+
+    @functools.wraps(func)
+    def first_call(*args):
+        _compile_kernels()
+        return globals()[func.__name__](*args)
+
+    first_call.py_func = func
+    first_call.compiled = False
+    return first_call
+
+
+def _compile_kernels() -> None:
+    from numba import njit
+
+    for name, func in _KERNELS.items():
+        if getattr(globals()[name], "compiled", None) is False:  # still the stand-in of _kernel
+            globals()[name] = njit(cache=True)(func)
+
+
+@_kernel
 def _next_permutation(a):
     """Step ``a`` to its next lexicographic permutation; False after the last."""
     i = len(a) - 2
@@ -50,7 +85,7 @@ def _next_permutation(a):
     return True
 
 
-@njit(cache=True)
+@_kernel
 def _encode(digits, length):
     code = 0
     for t in range(length):
@@ -58,7 +93,7 @@ def _encode(digits, length):
     return code
 
 
-@njit(cache=True)
+@_kernel
 def _decode(code, digits):
     """Write the letters of ``code`` into ``digits``; return their number."""
     length, c = 0, code
@@ -71,7 +106,7 @@ def _decode(code, digits):
     return length
 
 
-@njit(cache=True)
+@_kernel
 def _enumerate_codes(singles, doubles, out):
     """Every pattern with ``singles`` A's, ``singles`` B's and ``doubles`` C's."""
     length = 2 * singles + doubles
@@ -102,7 +137,7 @@ def pattern_codes(hand_size: int, max_length: int) -> np.ndarray:
     return np.sort(np.concatenate(chunks))
 
 
-@njit(cache=True)
+@_kernel
 def _find(codes, code):
     i = np.searchsorted(codes, code)
     if i < len(codes) and codes[i] == code:
@@ -110,7 +145,7 @@ def _find(codes, code):
     return -1
 
 
-@njit(cache=True)
+@_kernel
 def _child_tables(codes, child_codes, hand_size):
     """``child[p, a, b]``, ``outcome[p, a, b]`` and ``swap[p]`` for one layer."""
     n, j = len(codes), hand_size

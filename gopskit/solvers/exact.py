@@ -24,6 +24,11 @@ solution to the game of pure strategy*, Games 3(4), 2012). The steps:
 Policies are not stored: :meth:`GoofspielSolution.policy` solves the one
 turn game asked for from the stored values of the layer below.
 
+Small decks never load the compiled engine: importing numba and loading its
+kernels costs about half a second, more than their whole solve, so
+:func:`solve_goofspiel` hands them to :mod:`._small`, which gives the same
+values and counts with numpy alone (docs/solver.md, "Start-up time").
+
 >>> sol = solve_goofspiel(num_cards=3)
 >>> sol.value([1, 2, 3], [1, 2, 3], [1, 2, 3])
 0.0
@@ -42,8 +47,9 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..errors import GopsError, OptionError
-from ._exact_engine import LayeredSolution, SolveStats, solve_layers, total_work
-from ._exact_tables import build_tables, full_game_tables
+from ._small_layers import LayeredSolution, SolveStats, total_work
+
+_ENGINE_NAMES = ("solve_layers",)  # of the compiled engine, imported on first use (numba)
 
 OBJECTIVES = ("points", "win")
 TIE_RULES = ("discard", "carry")
@@ -241,7 +247,10 @@ def solve_goofspiel(num_cards: int = 8, objective: str = "points", ties: str = "
     of winning minus chance of losing); ``ties`` is "discard" or "carry".
     ``progress=True`` shows a tqdm bar counted in positions; ``threads``
     caps the compiled solver's threads (default: all cores for big decks,
-    one for small ones). ``checkpoint`` names a folder where each finished
+    one for small ones). Decks small enough (:func:`._small.small_enough`)
+    are solved without numba when neither ``threads`` nor ``checkpoint``
+    is given: same values, same statistics, a fraction of the start-up
+    time. ``checkpoint`` names a folder where each finished
     layer is written at once (:mod:`.layer_folder`): a solve cut off at any
     point resumes there, and only one layer at a time is held in memory.
     Rough cost on
@@ -256,7 +265,15 @@ def solve_goofspiel(num_cards: int = 8, objective: str = "points", ties: str = "
     True
     """
     check_options(num_cards, objective, ties)
-    tables = full_game_tables(int(num_cards))
+    from ._small import plain_game_tables, small_enough, solve_small
+
+    small = threads is None and checkpoint is None and small_enough(int(num_cards), objective, ties)
+    if small:
+        tables = plain_game_tables(int(num_cards))
+    else:
+        from ._exact_tables import full_game_tables
+
+        tables = full_game_tables(int(num_cards))
     store = None
     if checkpoint is not None:
         from .layer_folder import LayerFolder
@@ -271,12 +288,29 @@ def solve_goofspiel(num_cards: int = 8, objective: str = "points", ties: str = "
                    desc=f"Goofspiel {num_cards} cards, {objective}, {ties}",
                    bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed} elapsed, about {remaining} left]")
     try:
-        engine = solve_layers(tables, objective, ties, progress=bar, threads=threads, store=store)
+        if small:
+            engine = solve_small(tables, objective, ties, progress=bar)
+        else:
+            engine = _engine("solve_layers")(tables, objective, ties, progress=bar, threads=threads, store=store)
     finally:
         if bar is not None:
             bar.close()
     _warn_uncertified(engine.stats)
     return GoofspielSolution(engine, int(num_cards))
+
+
+def _engine(name: str):
+    """A function of the compiled engine (:mod:`._exact_engine`), through this module so tests can replace it."""
+    return globals()[name] if name in globals() else __getattr__(name)
+
+
+def __getattr__(name: str):
+    if name in _ENGINE_NAMES:  # importing the compiled engine imports numba: only when it is needed
+        from . import _exact_engine
+
+        globals()[name] = value = getattr(_exact_engine, name)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _warn_uncertified(stats) -> None:
@@ -312,8 +346,10 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     if pot < 0 or (ties == "discard" and pot):
         raise PositionError(f"pot must be 0 under ties='discard' and never negative, not {pot}")
     slack = (abs(lead) if objective == "win" else 0) + pot
+    from ._exact_tables import build_tables
+
     tables = build_tables(prize_cards, len(set(hand) | set(opp)))
-    engine = solve_layers(tables, objective, ties, slack=slack)
+    engine = _engine("solve_layers")(tables, objective, ties, slack=slack)
     _warn_uncertified(engine.stats)
     return GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
 

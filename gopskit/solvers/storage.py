@@ -14,6 +14,9 @@ another format or version, and a file solved for other options than asked.
 (``$GOPSKIT_CACHE``, else ``~/.cache/gopskit``), so each deck is solved once
 per machine.
 
+Nothing here imports numba: a saved solution of a small deck is loaded,
+and played, with numpy alone (:mod:`._small_layers`).
+
 >>> import tempfile, os
 >>> from gopskit.solvers import solve_goofspiel
 >>> path = os.path.join(tempfile.mkdtemp(), "gops4.npz")
@@ -31,8 +34,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GopsError
-from ._exact_engine import LayeredSolution, SolveStats
-from ._exact_tables import full_game_tables
+from ._small import game_tables
+from ._small_layers import LayeredSolution, SolveStats
 from .exact import GoofspielSolution, check_options, solve_goofspiel
 
 FORMAT = "gopskit-goofspiel-solution"
@@ -94,7 +97,7 @@ def load_solution(path, num_cards=None, objective=None, ties=None) -> GoofspielS
         meta = _read_meta(archive, path)
         _check_wanted(meta, path, num_cards=num_cards, objective=objective, ties=ties)
         check_options(meta["num_cards"], meta["objective"], meta["ties"])
-        engine = LayeredSolution(full_game_tables(meta["num_cards"]), meta["objective"], meta["ties"])
+        engine = LayeredSolution(game_tables(meta["num_cards"]), meta["objective"], meta["ties"])
         values = []
         for j, base in enumerate(engine.bases):
             key = f"values_{j}"
