@@ -40,7 +40,8 @@ def _same_values(a, b):
 
 @pytest.fixture(scope="module")
 def fresh7():
-    return solve_goofspiel(7)
+    """The compiled engine's solve (a thread count given, so small decks do not take the numpy path)."""
+    return solve_goofspiel(7, threads=1)
 
 
 def test_a_solve_cut_off_resumes_and_finishes_identical(tmp_path, monkeypatch, fresh7):

@@ -25,11 +25,11 @@ import numba
 import numpy as np
 
 from ._certify import METHODS, certify_game
-from ._exact_kernel import extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
+from ._exact_kernel import MEMO_RUN, extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
 from ._exact_lp import _GAP, STATUS_FAILED, solve_game_gap
 from ._exact_tables import Tables
 from ._small_layers import (  # noqa: F401  (re-exported: they live where loading a solution needs no numba)
-    LayeredSolution, SolveStats, chunks, extra_sizes, layer_work, total_work,
+    LayeredSolution, SolveStats, _canonical_count, chunks, extra_sizes, layer_work, total_work,
 )
 
 _SERIAL_BELOW = 50_000  # positions: smaller solves run on one thread
@@ -51,6 +51,29 @@ def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
 def _chunks(solution: LayeredSolution, j: int):
     """Layer ``j``'s prize sets in runs of about ``_CHUNK_POSITIONS`` positions (see :func:`._small_layers.chunks`)."""
     return chunks(solution, j, _CHUNK_POSITIONS)
+
+
+def _block_steps(solution: LayeredSolution, j: int, blocks: int):
+    """Calls of the compiled layer solver: ``(q_from, q_to, work)`` per call.
+
+    Layer ``j``'s prize sets are cut into runs of ``MEMO_RUN`` (the last one
+    shorter); each call hands one run to each of the ``blocks`` threads. A
+    thread's memo of supports (see :func:`._exact_kernel.solve_layer`)
+    starts afresh with every run, so the values do not depend on the number
+    of threads or on where a solve was cut off and resumed. ``work`` is
+    counted as in :func:`._small_layers.chunks`.
+    """
+    layer = solution.tables.layers[j]
+    nq = layer.num_prize_sets
+    weights = extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer) * j * j
+    cumulative = np.concatenate([[0], np.cumsum(weights)])
+    starts = list(range(0, nq, MEMO_RUN))
+    for first in range(0, len(starts), blocks):
+        runs = starts[first:first + blocks]
+        q_from = np.array(runs + [nq] * (blocks - len(runs)), dtype=np.int64)
+        q_to = np.minimum(q_from + MEMO_RUN, nq)
+        work = int(sum(cumulative[b] - cumulative[a] for a, b in zip(q_from, q_to)))
+        yield q_from, q_to, work
 
 
 def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None,
@@ -92,17 +115,22 @@ def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, metho
     for j in range(first, len(tables.layers)):
         layer_started = time.perf_counter()
         layer, below = tables.layers[j], tables.layers[j - 1]
-        counts = np.zeros((layer.num_prize_sets, 3), dtype=np.int64)
+        counts = np.zeros((layer.num_prize_sets, 4), dtype=np.int64)
         vals = _allocated(sol, j)
-        for lo, hi, work in _chunks(sol, j):
-            solve_layer(j, lo, hi, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
+        blocks = max(1, numba.get_num_threads())
+        memo = np.zeros((blocks, layer.num_patterns, len(values), 2), dtype=np.int16)
+        for q_from, q_to, work in _block_steps(sol, j, blocks):
+            solve_layer(j, q_from, q_to, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
                         layer.swap, vals, sol.bases[j - 1], sol.values[j - 1], below.prize_sums,
-                        tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts, gap)
+                        tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts, gap,
+                        memo)
             if progress is not None:
                 progress.update(work)
-        pure, simplex, failed = (int(c) for c in counts.sum(axis=0))
+        del memo
+        pure, simplex, failed, support = (int(c) for c in counts.sum(axis=0))
         sol.stats.pure += pure
-        sol.stats.simplex += simplex
+        sol.stats.simplex += simplex + support
+        sol.stats.support += support
         if failed:
             settle_failed(sol, j, gap, methods)
         sol.stats.games = sol.stats.pure + sol.stats.simplex + sol.stats.highs + sol.stats.exact + sol.stats.failed

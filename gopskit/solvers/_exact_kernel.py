@@ -31,7 +31,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._exact_lp import STATUS_FAILED, STATUS_PURE, scan_matrix, solve_scanned
+from ._exact_lp import STATUS_FAILED, STATUS_PURE, scan_matrix, solve_on_support, solve_scanned, support_masks
+
+
+MEMO_RUN = 16  # prize sets solved in a row with one memo of supports (see solve_layer)
 
 
 @njit(cache=True)
@@ -141,8 +144,14 @@ def fill_terminal(vals, C, win, carry):
 
 @njit(cache=True)
 def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_of_mask,
-                    base_c, vals_c, sums_c, C, win, carry, M, x, y, T, labels, tally, gap):
-    """Mean over the turned prize of the turn games' values; ``tally`` counts how each was solved.
+                    base_c, vals_c, sums_c, C, win, carry, M, x, y, T, labels, tally, gap, memo):
+    """Mean over the turned prize of the turn games' values; ``tally`` counts how each was solved
+    (pure saddle, simplex, failed, on a neighbour's support).
+
+    ``memo[pattern, t]`` holds the support masks of the last turn game solved
+    with these hands and prize (by this block of prize sets): that game's
+    support is tried first (:func:`._exact_lp.solve_on_support`), the
+    simplex only when the guess does not certify.
 
     NaN when a turn game could not be certified: the engine settles those
     positions afterwards with :mod:`._certify`.
@@ -159,49 +168,74 @@ def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_
             else:
                 found, v, low, scale = fill_scan_points(M, j, pattern, child, outcome, prize, vals_c, base_c[cq], x, y)
             if found:
-                status = STATUS_PURE
+                tally[0] += 1
+                memo[pattern, t, 0] = 0
+                memo[pattern, t, 1] = 0
             else:
-                v, status = solve_scanned(M, j, j, x, y, T, labels, gap, low, scale)
-            tally[0 if status == STATUS_PURE else (2 if status == STATUS_FAILED else 1)] += 1
-            total += np.nan if status == STATUS_FAILED else v
+                guessed, v = solve_on_support(M, j, j, memo[pattern, t, 0], memo[pattern, t, 1],
+                                              x, y, T, labels, gap, low, scale)
+                if guessed:
+                    tally[3] += 1
+                else:
+                    v, status = solve_scanned(M, j, j, x, y, T, labels, gap, low, scale)
+                    if status == STATUS_FAILED:
+                        tally[2] += 1
+                        v = np.nan
+                    else:
+                        tally[1] += 1
+                        rows, cols = support_masks(j, j, x, y)
+                        memo[pattern, t, 0] = rows
+                        memo[pattern, t, 1] = cols
+            total += v
     return total / j
 
 
 @njit(parallel=True, cache=True)
-def solve_layer(j, lo, hi, masks, sums, base, child, outcome, swap, vals,
-                base_c, vals_c, sums_c, rank_of_mask, values, total_points, slack, win, carry, counts, gap):
-    """Solve prize sets ``lo..hi-1`` of layer ``j``; ``counts[q]`` = (pure, simplex, failed).
+def solve_layer(j, q_from, q_to, masks, sums, base, child, outcome, swap, vals,
+                base_c, vals_c, sums_c, rank_of_mask, values, total_points, slack, win, carry, counts, gap, memo):
+    """Solve prize sets ``q_from[b]..q_to[b]-1`` of layer ``j`` for every block ``b`` (one thread each).
+
+    ``counts[q]`` = (pure, simplex, failed, on a neighbour's support). A block
+    walks its prize sets in order, so consecutive prize sets differ in few
+    prizes and ``memo[b]`` (the supports its last turn games used, see
+    :func:`_position_value`) is usually right. The memo is cleared at every
+    ``MEMO_RUN``-th prize set (the engine starts each block's run there), so
+    which guesses are tried, and so every value to the last bit, does not
+    depend on the number of blocks.
 
     A position holding a turn game that failed its certificate is written as
     NaN (and so is its mirror): see :func:`._exact_engine.settle_failed`.
     """
     npat = child.shape[0]
-    for q in prange(lo, hi):
+    for b in prange(len(q_from)):
         M = np.empty((j, j))
         x, y = np.empty(j), np.empty(j)
         T = np.empty((j + 1, j + 1))
-        labels = np.empty(2 * j, dtype=np.int64)
-        tally = np.zeros(3, dtype=np.int64)
-        S = sums[q]
-        C = slack + total_points - S
-        size = extra_size(C, win, carry)
-        for pattern in range(npat):
-            mirror = swap[pattern]
-            if mirror < pattern:
-                continue
-            for pot in range(C + 1 if carry else 1):
-                reach = C - pot if win else 0
-                for lead in range(-reach, reach + 1):
-                    if win and abs(lead) > S + pot:
-                        v = float(np.sign(lead))
-                    elif mirror == pattern and lead == 0:
-                        v = 0.0  # the same hands, level: a symmetric game
-                    else:
-                        v = _position_value(j, masks[q], pattern, lead, pot, child, outcome, values,
-                                            rank_of_mask, base_c, vals_c, sums_c, C, win, carry,
-                                            M, x, y, T, labels, tally, gap)
-                    vals[base[q] + pattern * size + extra_index(lead, pot, C, win, carry)] = v
-                    vals[base[q] + mirror * size + extra_index(-lead, pot, C, win, carry)] = -v
-        counts[q, 0] = tally[0]
-        counts[q, 1] = tally[1]
-        counts[q, 2] = tally[2]
+        labels = np.empty(4 * j, dtype=np.int64)
+        block_memo = memo[b]
+        for q in range(q_from[b], q_to[b]):
+            if q % MEMO_RUN == 0 or q == q_from[b]:
+                block_memo[:] = 0
+            tally = np.zeros(4, dtype=np.int64)
+            S = sums[q]
+            C = slack + total_points - S
+            size = extra_size(C, win, carry)
+            for pattern in range(npat):
+                mirror = swap[pattern]
+                if mirror < pattern:
+                    continue
+                for pot in range(C + 1 if carry else 1):
+                    reach = C - pot if win else 0
+                    for lead in range(-reach, reach + 1):
+                        if win and abs(lead) > S + pot:
+                            v = float(np.sign(lead))
+                        elif mirror == pattern and lead == 0:
+                            v = 0.0  # the same hands, level: a symmetric game
+                        else:
+                            v = _position_value(j, masks[q], pattern, lead, pot, child, outcome, values,
+                                                rank_of_mask, base_c, vals_c, sums_c, C, win, carry,
+                                                M, x, y, T, labels, tally, gap, block_memo)
+                        vals[base[q] + pattern * size + extra_index(lead, pot, C, win, carry)] = v
+                        vals[base[q] + mirror * size + extra_index(-lead, pot, C, win, carry)] = -v
+            for k in range(4):
+                counts[q, k] = tally[k]

@@ -277,6 +277,137 @@ def solve_scanned(M, m, n, x, y, T, labels, gap, low, scale):
     return 0.5 * (lower + upper), STATUS_FAILED
 
 
+@njit(cache=True, error_model="numpy")
+def support_masks(m, n, x, y):
+    """Bit masks of the rows and columns ``x`` and ``y`` play (for :func:`solve_on_support`)."""
+    rows, cols = 0, 0
+    for i in range(m):
+        if x[i] > 0.0:
+            rows |= 1 << i
+    for c in range(n):
+        if y[c] > 0.0:
+            cols |= 1 << c
+    return rows, cols
+
+
+@njit(cache=True, error_model="numpy")
+def _lu_solve(B, k, perm, rhs_out, transpose, tmp):
+    """Solve ``B z = 1`` (or ``B^T z = 1``) with ``B[:k, :k]`` already LU-factorised in place."""
+    if not transpose:
+        for i in range(k):  # L y = P 1 = 1: every right-hand side entry is 1
+            s = 1.0
+            for c in range(i):
+                s -= B[i, c] * rhs_out[c]
+            rhs_out[i] = s
+        for i in range(k - 1, -1, -1):
+            s = rhs_out[i]
+            for c in range(i + 1, k):
+                s -= B[i, c] * rhs_out[c]
+            rhs_out[i] = s / B[i, i]
+        return
+    # (P^T L U)^T z = 1  <=>  U^T w = 1, L^T v = w, z = P^T v
+    for i in range(k):
+        s = 1.0
+        for c in range(i):
+            s -= B[c, i] * rhs_out[c]
+        rhs_out[i] = s / B[i, i]
+    for i in range(k - 1, -1, -1):
+        s = rhs_out[i]
+        for c in range(i + 1, k):
+            s -= B[c, i] * rhs_out[c]
+        rhs_out[i] = s
+    for i in range(k):  # undo the row exchanges: z[perm[i]] = v[i]
+        tmp[perm[i]] = rhs_out[i]
+    for i in range(k):
+        rhs_out[i] = tmp[i]
+
+
+@njit(cache=True, error_model="numpy")
+def solve_on_support(M, m, n, row_mask, col_mask, x, y, T, labels, gap, low, scale):
+    """Try the equilibrium on a guessed support; ``(certified, value)``.
+
+    Goofspiel's turn games come in long runs of near neighbours (the same
+    hands and prize, a slightly different set of prizes still to come) whose
+    optimal supports mostly agree. Given the rows and columns of a
+    neighbour's solution, the candidate equilibrium is where each player
+    makes the other indifferent over the support: with ``B`` the shifted
+    ``k x k`` sub-matrix, ``B z = 1`` and ``B^T u = 1`` give ``y = z / sum z``
+    and ``x = u / sum u``. The guess is kept only if both are non-negative
+    and pass the same certificate as the simplex (:func:`certified_bounds`
+    on the whole matrix), so a wrong guess costs a small solve and never a
+    wrong value. ``T`` (at least ``(k + 1) x k``) and ``labels`` (at
+    least ``3 k`` int64) are scratch.
+    """
+    k = 0
+    for i in range(m):
+        if (row_mask >> i) & 1:
+            labels[k] = i
+            k += 1
+    kc = 0
+    for c in range(n):
+        if (col_mask >> c) & 1:
+            labels[k + kc] = c
+            kc += 1
+    if k != kc or k < 2:
+        return False, 0.0
+    shift = 1.0 - low
+    for a in range(k):
+        for b in range(k):
+            T[a, b] = M[labels[a], labels[k + b]] + shift
+    perm = labels[2 * k:]
+    for i in range(k):
+        perm[i] = i
+    for c in range(k):  # LU with partial pivoting, rows exchanged in place
+        p, best = c, abs(T[c, c])
+        for r in range(c + 1, k):
+            if abs(T[r, c]) > best:
+                p, best = r, abs(T[r, c])
+        if best < 1e-9:
+            return False, 0.0
+        if p != c:
+            for b in range(k):
+                T[c, b], T[p, b] = T[p, b], T[c, b]
+            perm[c], perm[p] = perm[p], perm[c]
+        for r in range(c + 1, k):
+            f = T[r, c] / T[c, c]
+            T[r, c] = f
+            for b in range(c + 1, k):
+                T[r, b] -= f * T[c, b]
+    z = T[k]  # the spare last row holds one solution at a time
+    _lu_solve(T, k, perm, z, False, x)
+    total = 0.0
+    for i in range(k):
+        if z[i] < 0.0:
+            return False, 0.0
+        total += z[i]
+    y[:n] = 0.0
+    for i in range(k):
+        y[labels[k + i]] = z[i] / total
+    _lu_solve(T, k, perm, z, True, x)
+    total = 0.0
+    for i in range(k):
+        if z[i] < 0.0:
+            return False, 0.0
+        total += z[i]
+    x[:m] = 0.0
+    for i in range(k):
+        x[labels[i]] = z[i] / total
+    lower, upper = np.inf, -np.inf  # certified_bounds, summing over the supports only
+    for c in range(n):
+        s = 0.0
+        for i in range(k):
+            s += x[labels[i]] * M[labels[i], c]
+        lower = min(lower, s)
+    for r in range(m):
+        s = 0.0
+        for i in range(k):
+            s += M[r, labels[k + i]] * y[labels[k + i]]
+        upper = max(upper, s)
+    if upper - lower <= gap * scale:
+        return True, 0.5 * (lower + upper)
+    return False, 0.0
+
+
 def matrix_game(matrix) -> tuple[float, np.ndarray, np.ndarray]:
     """Solve a zero-sum matrix game: ``(value, row strategy, column strategy)``.
 
