@@ -34,11 +34,14 @@ import numpy as np
 from ._small_layers import LayeredSolution, SolveStats, extra_index, extra_size, layer_work, turn_entries
 from ._small_lp import _GAP, STATUS_FAILED, STATUS_PURE, STATUS_SIMPLEX, solve_games
 
-# Below these many turn games a solve is faster here than loading the compiled engine
-# (about 0.5 s): measured by benchmarks/bench_cold_start.py on a 2-core machine.
-SMALL_GAMES = 150_000
-_PLAIN_TABLES_UP_TO = 8  # measured: 8 cards' tables take 0.2 s in plain Python, loading numba 0.5 s
-_BATCH_GAMES = 20_000  # turn games stacked at once (memory: about 100 bytes per cell)
+# Up to these many turn games (estimated by turn_games) a whole 'gopskit solve' process is faster here than
+# with the compiled engine, whose loading costs about 0.5 s: measured by benchmarks/bench_cold_start.py on a
+# 2-core machine (8 cards "points", 204k games: 0.77 s against 0.94 s; 6 cards win/carry, 558k: 0.81 s
+# against 0.75 s; 7 cards points/carry, 412k: 1.5 s against 0.85 s).
+SMALL_GAMES = 250_000
+_PLAIN_TABLES_UP_TO = 10  # measured: 10 cards' tables take 0.15 s here, loading numba 0.5 s
+_SMALL_UP_TO = 9  # no bigger deck is ever small (9 cards "points": 1.2 million turn games)
+_BATCH_GAMES = 4_000  # turn games stacked at once: their tableaux stay in the cache (measured: 20,000 is 15 % slower)
 _SETTLED_KEPT = 1000  # as in ._exact_engine
 
 
@@ -57,9 +60,53 @@ def _plain_tables_namespace() -> dict:
     namespace = dict(vars(_exact_tables))
     for name, func in _exact_tables._KERNELS.items():
         namespace[name] = _rebind(func, namespace)
+    namespace["_child_tables"] = child_tables  # the one kernel worth vectorising (0.2 s at 8 cards in plain Python)
     for name in ("pattern_codes", "build_tables"):
         namespace[name] = _rebind(getattr(_exact_tables, name), namespace)
     return namespace
+
+
+def child_tables(codes: np.ndarray, child_codes: np.ndarray, hand_size: int):
+    """:func:`._exact_tables._child_tables` with numpy: ``child``, ``outcome`` and ``swap`` of one layer.
+
+    Each pattern's letters are laid out right-aligned (shorter patterns get
+    leading zeros, which keep the order of the cards). The holder's cards
+    are the A and C letters, the opponent's the B and C letters; bidding the
+    ``a``-th and ``b``-th of them removes a letter bid alone and turns a C
+    bid by one side into the other side's letter, as the kernel does.
+    """
+    from ._exact_tables import A, B, C
+
+    j, count = hand_size, len(codes)
+    length = max(1, (int(codes.max()).bit_length() + 1) // 2)
+    digits = (codes[:, None] >> (2 * np.arange(length - 1, -1, -1))) & 3
+    mine = np.nonzero((digits == A) | (digits == C))[1].reshape(count, j)
+    theirs = np.nonzero((digits == B) | (digits == C))[1].reshape(count, j)
+    pa, pb = mine[:, :, None, None], theirs[:, None, :, None]
+    outcome = np.sign(mine[:, :, None] - theirs[:, None, :]).astype(np.int8)
+    place, d = np.arange(length), digits[:, None, None, :]
+    at_a, at_b = place == pa, place == pb
+    left = np.where(at_a, np.where(at_b | (d == A), 0, B), np.where(at_b, np.where(d == B, 0, A), d))
+    child = _found(child_codes, _encode(left), "child")
+    swapped = np.where((digits == 0) | (digits == C), digits, 3 - digits)
+    swap = _found(codes, _encode(swapped), "mirror")
+    return child.astype(np.int32), outcome, swap.astype(np.int32)
+
+
+def _encode(digits: np.ndarray) -> np.ndarray:
+    """Pattern codes of letter arrays (last axis), zeros skipped."""
+    code = np.zeros(digits.shape[:-1], dtype=np.int64)
+    for t in range(digits.shape[-1]):
+        d = digits[..., t]
+        code = np.where(d != 0, code * 4 + d, code)
+    return code
+
+
+def _found(sorted_codes: np.ndarray, codes: np.ndarray, what: str) -> np.ndarray:
+    index = np.minimum(np.searchsorted(sorted_codes, codes), len(sorted_codes) - 1)
+    if not np.array_equal(sorted_codes[index], codes):
+        raise RuntimeError(f"a {what} pattern is missing from the tables: they were built inconsistently")
+    return index
 
 
 def plain_build_tables(prize_values, max_length: int, top: int | None = None, lowest: int = 0):
@@ -113,7 +160,7 @@ def _swapped_codes(codes: np.ndarray, length: int) -> np.ndarray:
 
 def small_enough(num_cards: int, objective: str, ties: str) -> bool:
     """True when solving here is faster than loading the compiled engine and solving there."""
-    return turn_games(num_cards, objective, ties) <= SMALL_GAMES
+    return num_cards <= _SMALL_UP_TO and turn_games(num_cards, objective, ties) <= SMALL_GAMES
 
 
 def solve_small(tables, objective: str, ties: str, progress=None, *, gap: float = _GAP,
