@@ -6,8 +6,9 @@ Each solve runs in a fresh child process, so its peak memory is its own
 region: no tracemalloc, no profiler. Compilation is done (or read from
 numba's cache) before the clock starts, by a 3-card solve.
 
-Printed per row: turn games solved and how (pure saddle, compiled simplex,
-and the certifying fallbacks), solve seconds, CPU seconds of all threads,
+Printed per row: turn games solved and how (share settled by a pure saddle,
+by a neighbour's support ("guess"), by the compiled simplex, and the count
+sent to the certifying fallbacks), solve seconds, CPU seconds of all threads,
 microseconds per turn game, peak memory and threads; then, for the decks
 given with ``--scaling``, the speed-up of two threads over one (the same
 solve run back to back). Where we have the peer's figure, the ratio to the
@@ -58,7 +59,8 @@ def solve_one(cards: int, objective: str, ties: str, threads: int, checkpoint: s
     cpu = _cpu_seconds() - cpu_before
     stats = solution.stats
     return {"cards": cards, "objective": objective, "ties": ties, "threads": threads, "positions": stats.positions,
-            "games": stats.games, "pure": stats.pure, "simplex": stats.simplex, "highs": stats.highs,
+            "games": stats.games, "pure": stats.pure, "simplex": stats.simplex, "support": stats.support,
+            "highs": stats.highs,
             "exact": stats.exact, "failed": stats.failed, "seconds": seconds, "solve_seconds": stats.seconds,
             "resumed_from": stats.resumed_from, "cpu_seconds": cpu,
             "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
@@ -72,7 +74,8 @@ def run_child(cards, objective, ties, threads, checkpoint=None) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-HEADER = (f"{'cards':>5} {'obj':>6} {'ties':>7} {'turn games':>14} {'pure':>5} {'fallback':>8} {'seconds':>9} "
+HEADER = (f"{'cards':>5} {'obj':>6} {'ties':>7} {'turn games':>14} {'pure':>5} {'guess':>5} {'simplex':>7} "
+          f"{'fallback':>8} {'seconds':>9} "
           f"{'CPU s':>8} {'us/game':>8} {'peak MiB':>9} {'threads':>7}  vs GOPSsolver")
 
 
@@ -82,7 +85,9 @@ def print_row(r: dict) -> None:
     ratio = f"{peer / seconds:6.0f}x faster" if peer else ""
     per_game = 1e6 * seconds * r["threads"] / max(r["games"], 1)
     note = f"  (resumed at layer {r['resumed_from']}: solve time over all runs)" if r["resumed_from"] else ""
-    print(f"{r['cards']:>5} {r['objective']:>6} {r['ties']:>7} {r['games']:>14,} {r['pure'] / max(r['games'], 1):>5.0%} "
+    games = max(r["games"], 1)
+    print(f"{r['cards']:>5} {r['objective']:>6} {r['ties']:>7} {r['games']:>14,} {r['pure'] / games:>5.0%} "
+          f"{r['support'] / games:>5.0%} {(r['simplex'] - r['support']) / games:>7.0%} "
           f"{r['highs'] + r['exact'] + r['failed']:>8,} {seconds:>9.2f} {r['cpu_seconds']:>8.1f} {per_game:>8.2f} "
           f"{r['rss_mib']:>9.0f} {r['threads']:>7}  {ratio}{note}", flush=True)
 
