@@ -5,6 +5,12 @@ solves with a progress bar, prints what the solve did and an optimal first
 bid, and writes the solution (load it with
 :func:`gopskit.solvers.storage.load_solution`). Without ``--out`` the
 solution goes to the user cache, where the equilibrium bot finds it.
+
+Start-up matters here: up to 8 cards ("points") the whole command takes
+less time than loading numba, so nothing on this path imports numba, scipy
+or tqdm unless it is needed (the deck is big, ``--threads`` or
+``--checkpoint`` asks for the compiled engine, or a bar is shown); see
+:mod:`._small` and ``benchmarks/bench_cold_start.py``.
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ def _opening_line(solution) -> str:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Solve, report and save; return the exit code."""
-    from .exact import check_options, solve_goofspiel  # heavy (numba): only when solving
+    from .exact import check_options, solve_goofspiel  # numpy; numba only for a deck too big for ._small
     from .storage import SolutionFileError, cache_dir, layer_folder_name, save_solution, solution_filename
 
     check_options(args.cards, args.objective, args.ties)
