@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import threading
 from functools import lru_cache
 from math import factorial
 
@@ -39,6 +40,7 @@ import numpy as np
 
 A, B, C = 1, 2, 3
 _KERNELS: dict = {}  # name -> plain function of every kernel below
+_COMPILING = threading.Lock()
 
 
 def _kernel(func):
@@ -62,11 +64,13 @@ def _kernel(func):
 
 
 def _compile_kernels() -> None:
-    from numba import njit
+    """Put every kernel's numba dispatcher in the namespace, all in one step (a bot may warm up in a thread)."""
+    with _COMPILING:
+        if getattr(globals()[next(iter(_KERNELS))], "compiled", None) is not False:
+            return  # done by another thread
+        from numba import njit
 
-    for name, func in _KERNELS.items():
-        if getattr(globals()[name], "compiled", None) is False:  # still the stand-in of _kernel
-            globals()[name] = njit(cache=True)(func)
+        globals().update({name: njit(cache=True)(func) for name, func in _KERNELS.items()})
 
 
 @_kernel
