@@ -236,3 +236,19 @@ def test_the_cli_registers_only_the_plugin_a_command_needs_yet_help_lists_them_a
               "p = build_parser('solve'); print('gopskit.classroom' in sys.modules, 'gopskit.arena' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_a_solution_asked_many_turn_games_switches_to_the_compiled_kernels_with_the_same_answers(monkeypatch):
+    """Past ``_PLAIN_TURN_GAMES`` turn games (a bot playing on) the compiled kernels are worth loading."""
+    from gopskit.solvers import _small_layers
+
+    sol = solve_goofspiel(4, "win", "discard")
+    position = ([1, 3, 4], [2, 3, 4], [1, 2, 4])
+    monkeypatch.setattr(_small_layers, "kernels_loaded", lambda: False)
+    monkeypatch.setattr(_small_layers, "_plain_calls", 0)
+    plain = sol.policy(*position, prize=4, lead=1)
+    assert _small_layers._plain_calls == 1
+    monkeypatch.setattr(_small_layers, "_plain_calls", _small_layers._PLAIN_TURN_GAMES)
+    compiled = sol.policy(*position, prize=4, lead=1)
+    assert _small_layers._use_compiled()
+    assert plain == pytest.approx(compiled, abs=1e-12) and sum(plain.values()) == pytest.approx(1.0)
