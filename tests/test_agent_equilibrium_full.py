@@ -92,3 +92,21 @@ def test_reset_opens_the_stored_solution_in_the_background(tmp_path, monkeypatch
     assert not thread.is_alive() and (9, "points", "discard") in storage._MEMORY
     EquilibriumBot(progress=False, exact_up_to=8).reset(Goofspiel(num_cards=9), 1)
     assert equilibrium._WARMING[(9, "points", "discard")] is thread  # warmed once per process
+
+
+def test_a_deck_it_solves_is_solved_in_the_background_as_the_game_starts(tmp_path, monkeypatch):
+    """With nothing cached, starting a 7-card game solves it in a thread; the first bid then reads it."""
+    from gopskit.agents import equilibrium
+
+    monkeypatch.setattr(equilibrium, "_WARMING", {})
+    assert not list(tmp_path.iterdir())
+    bot = EquilibriumBot(progress=False)
+    rules = Goofspiel(num_cards=7)
+    bot.reset(rules, 0, np.random.default_rng(0))
+    thread = equilibrium._WARMING[(7, "points", "discard")]
+    thread.join(timeout=120)
+    assert not thread.is_alive() and (7, "points", "discard") in storage._MEMORY
+    assert any(path.name.startswith("goofspiel-7-points-discard") for path in tmp_path.iterdir())
+    obs = rules.new_game(seed=3).observation(0)
+    assert bot.policy(obs) == _solver_policy(storage._MEMORY[(7, "points", "discard")], obs)
+    assert bot.source == "exact solution"

@@ -1,8 +1,8 @@
 """The equilibrium bot: optimal two-player Goofspiel play from the exact solver.
 
-Where an exact solution exists for the deck (up to ``exact_up_to`` cards, 8
-by default, solved on first use in well under a second and cached on disk
-and in the process) the bot plays :func:`gopskit.solvers.solve_goofspiel`'s
+Where an exact solution exists for the deck (up to ``exact_up_to`` cards, 9
+by default, solved on first use in under a second, in the background as
+soon as a game starts, and cached on disk and in the process) the bot plays :func:`gopskit.solvers.solve_goofspiel`'s
 optimal mixed bid exactly: no opponent can expect to beat it.
 
 For bigger decks (up to 13 cards) it plays exactly wherever an exact
@@ -23,9 +23,11 @@ endgame**:
 2. Before that, it solves the turn as a matrix game: each pair of bids is
    scored by the points it wins or loses now plus an estimate of the rest,
    and the bot plays that game's optimal mixed bid. The estimate,
-   :func:`rank_matching_estimate`, pairs both hands and the prizes left by
-   rank (best card for the best prize, and so on) and adds up who wins each
-   pair; it is antisymmetric and zero for equal hands, like the true value.
+   :func:`position_estimate`, is a weighted sum of three features of the
+   position (its value if both bid at random, bidding by rank, and better
+   cards where the prizes are bigger), with weights fitted to exact
+   10-card values; it is antisymmetric and zero for equal hands, like the
+   true value.
 
 After each move ``source`` says which of these chose it ("exact solution",
 "opening book", "exact endgame" or "estimate"). Mixed bids are drawn with
@@ -40,7 +42,7 @@ import numpy as np
 from . import register
 from .base import Agent
 
-EXACT_UP_TO = 8
+EXACT_UP_TO = 9
 ENDGAME_CARDS = 5
 
 
@@ -169,27 +171,30 @@ class EquilibriumBot(Agent):
                 "prize": obs.prize, "lead": lead, "pot": sum(obs.offer) - obs.prize}
 
     def reset(self, rules, player, rng=None):
-        """Start a game; beyond ``exact_up_to`` cards, open the stored solution in the background.
+        """Start a game and, in the background, get its exact solution ready.
 
-        Opening the 13-card solution and loading the compiled turn solver
-        takes a second or two; it starts while the person looks at the
+        Solving a deck of up to ``exact_up_to`` cards on first use (about a
+        second for 9 cards), or opening the 13-card solution and loading
+        the compiled turn solver, starts while the person looks at the
         board, so the bot's first answer is not kept waiting.
         """
         super().reset(rules, player, rng)
-        if self.use_stored and self.supports(rules) and rules.num_cards > self.exact_up_to:
+        if self.supports(rules) and (self.use_stored or rules.num_cards <= self.exact_up_to):
             _warm_up(self, rules.num_cards, rules.ties)
 
-    def exact_solution(self, num_cards: int, ties: str, hand_size: int):
+    def exact_solution(self, num_cards: int, ties: str, hand_size: int, progress: bool | None = None):
         """``(solution, source)`` that plays a turn with ``hand_size`` cards exactly, or ``(None, None)``.
 
-        Up to ``exact_up_to`` cards the deck is solved on first use; beyond,
-        only what is already there is used: a complete solution in the cache,
-        else the shipped opening book for the first turns.
+        Up to ``exact_up_to`` cards the deck is solved on first use (with a
+        progress bar if ``progress``, default the bot's own setting); beyond,
+        only what is already there is used: a complete solution in the
+        cache, else the shipped opening book for the first turns.
         """
         from ..solvers.storage import cached_solution, find_solution
 
         if num_cards <= self.exact_up_to:
-            return cached_solution(num_cards, self.objective, ties, progress=self.progress), "exact solution"
+            bar = self.progress if progress is None else progress
+            return cached_solution(num_cards, self.objective, ties, progress=bar), "exact solution"
         if not self.use_stored:  # the heuristic alone, as benchmarks compare it
             return None, None
         full = find_solution(num_cards, self.objective, ties)
@@ -254,7 +259,7 @@ def _warm_up(bot: EquilibriumBot, num_cards: int, ties: str) -> None:
 
     def work():
         try:
-            solution, _source = bot.exact_solution(num_cards, ties, num_cards)
+            solution, _source = bot.exact_solution(num_cards, ties, num_cards, progress=False)  # no bar from a thread
             if solution is not None:
                 full = range(1, num_cards + 1)
                 solution.policy(full, full, full, prize=num_cards)
