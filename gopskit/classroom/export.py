@@ -70,10 +70,12 @@ class RoomExport:
         return buffer.getvalue()
 
     def write(self, path) -> Path:
-        """Write the zip to ``path`` (a folder gets ``room-CODE.zip``); return the file's path."""
+        """Write the zip to ``path`` (a folder gets ``room-KQ7-F3M.zip``, the code as pages show it); return its path."""
         path = Path(path)
         if path.is_dir():
-            path = path / f"room-{self.room['code']}.zip"
+            from .tokens import shown_code
+
+            path = path / f"room-{shown_code(self.room['code'])}.zip"
         path.write_bytes(self.zip_bytes())
         return path
 
