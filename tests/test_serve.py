@@ -251,3 +251,30 @@ def test_kernels_are_counted_by_the_connection_address_not_by_headers():
     assert client_key("fe80::1:2:3:4") == client_key("fe80::9:9:9:9")  # one computer's many IPv6 addresses
     assert client_key("::ffff:10.0.0.7") == "10.0.0.7"
     assert "127.0.0.2" not in LOOPBACK and "127.0.0.1" in LOOPBACK  # only this computer's own browser is exempt
+
+
+def test_a_kernel_caught_half_started_costs_the_culler_one_line_not_a_traceback(caplog):
+    """A trait read too early (a traitlets error) is logged as one line and the culler moves on."""
+    import asyncio
+    import logging
+
+    from traitlets import TraitError
+
+    from gopskit.server.kernels import GopskitKernelManager
+
+    class HalfStarted:
+        execution_state = "starting"
+
+        @property
+        def kernel_spec(self):
+            raise TraitError("The 'kernel_spec_manager' trait expected a KernelSpecManager, not the NoneType None.")
+
+    manager = GopskitKernelManager()
+    manager._kernels["k"] = HalfStarted()
+    manager.log = logging.getLogger("gopskit-test-culler")
+    with caplog.at_level(logging.INFO, logger="gopskit-test-culler"):
+        asyncio.run(manager.cull_kernels())
+    lines = [r for r in caplog.records if r.name == "gopskit-test-culler"]
+    assert any("skipped kernel k" in r.getMessage() and "TraitError" in r.getMessage() for r in lines)
+    assert not any(r.exc_info for r in lines)
+    assert "k" in manager._kernels  # nothing was shut down

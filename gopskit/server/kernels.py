@@ -199,7 +199,10 @@ class GopskitKernelManager(AsyncMappingKernelManager):
                 continue
             if kernel_id in self._connected_once:
                 return kernel_id
-            idle = getattr(self.get_kernel(kernel_id), "execution_state", "") == "idle"
+            try:
+                idle = getattr(self.get_kernel(kernel_id), "execution_state", "") == "idle"
+            except Exception:  # noqa: BLE001 - a kernel half started or stopped is not taken
+                idle = False
             if idle and now - since > NEVER_CONNECTED_SECONDS:
                 return kernel_id
         return None
@@ -228,11 +231,19 @@ class GopskitKernelManager(AsyncMappingKernelManager):
         The culler walks a list of the kernels made at the start of its round
         and awaits each shutdown; a kernel that a new page has replaced
         meanwhile would otherwise print a ``KeyError`` traceback in the
-        teacher's terminal.
+        teacher's terminal. A kernel caught half started or half stopped can
+        also fail the culler's questions (a trait read before it is set, seen
+        once under load as a traitlets error); that is one line in the log,
+        and the next round looks at the kernel again.
         """
         if kernel_id not in self._kernels or kernel_id in self._reclaiming:
             return None
-        return await super().cull_kernel_if_idle(kernel_id)
+        try:
+            return await super().cull_kernel_if_idle(kernel_id)
+        except Exception as failed:  # noqa: BLE001 - a round of the culler must not print a traceback
+            self.log.warning("gopskit: the culler skipped kernel %s this round (%s: %s)",
+                             kernel_id, type(failed).__name__, failed)
+            return None
 
     async def _admit_client(self, needs_room: bool) -> Claim | None:
         """The page load to charge a new kernel to (None: nobody), refused when its client is at the cap.
