@@ -17,7 +17,7 @@ solution can be had without solving on the spot:
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:
 
-1. With ``endgame_cards`` cards (5 by default) or fewer left, it solves the
+1. With ``endgame_cards`` cards (6 by default) or fewer left, it solves the
    rest of the hand exactly (:func:`gopskit.solvers.exact.solve_endgame`,
    a few hundredths of a second) and plays that optimal mixed bid.
 2. Before that, it solves the turn as a matrix game: each pair of bids is
@@ -43,7 +43,7 @@ from . import register
 from .base import Agent
 
 EXACT_UP_TO = 9
-ENDGAME_CARDS = 5
+ENDGAME_CARDS = 6
 
 
 # The estimate's weights, for m cards left in each hand: uniform, rank, and
