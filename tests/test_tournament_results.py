@@ -184,6 +184,13 @@ def test_the_command_runs_a_class_and_saves_everything(tmp_path, capsys):
     assert "FAIL returns_99: turn 1" in printed and "returns_99: 12 x illegal" in printed
     assert "copycat: bids the prize card itself" in printed
     assert {p.name for p in out.iterdir()} >= {"results.json", "games.csv", "ranking.csv", "tables", "plots"}
+    from PIL import Image
+
+    from gopskit.viz.tournament import SCREEN_DPI
+
+    for png in ("head_to_head", "distributions", "bidding"):  # saved as sharp as the tournament app shows them
+        with Image.open(out / "plots" / f"{png}.png") as image:
+            assert round(image.info["dpi"][0]) == SCREEN_DPI
     assert len(json.loads((out / "results.json").read_text())["games"]) == 3 * 2 * 3  # pairs, seats, games
     assert main(["tournament", str(folder), "--out", str(out), "--cards", "3"]) == 2
     assert "already holds a tournament" in capsys.readouterr().err

@@ -201,13 +201,16 @@ def _save_plots(results, folder: pathlib.Path) -> pathlib.Path:
     import matplotlib
 
     matplotlib.use("Agg")
-    from ..viz.tournament import plot_distributions, plot_head_to_head, plot_bidding_profiles
+    import matplotlib.pyplot as plt
+
+    from ..viz.tournament import SCREEN_DPI, plot_bidding_profiles, plot_distributions, plot_head_to_head
 
     folder.mkdir(parents=True, exist_ok=True)
     for name, plot in (("head_to_head", plot_head_to_head), ("distributions", plot_distributions),
                        ("bidding", plot_bidding_profiles)):
         figure = plot(results)
-        figure.savefig(folder / f"{name}.png", dpi=120, bbox_inches="tight")
+        figure.savefig(folder / f"{name}.png", dpi=SCREEN_DPI, bbox_inches="tight")  # as the app shows them
+        plt.close(figure)
     return folder
 
 
