@@ -117,6 +117,19 @@ def test_a_folder_for_other_options_or_damaged_is_refused(tmp_path):
         open_layer_folder(folder)
 
 
+def test_an_unfinished_folder_is_refused_before_its_tables_are_built(tmp_path):
+    folder = tmp_path / "gops5"
+    solve_goofspiel(5, checkpoint=folder)
+    for table in folder.glob("tables_*.npy"):
+        table.unlink()
+    meta = json.loads((folder / "meta.json").read_text())
+    meta["layers_done"] = 3
+    (folder / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(LayerFolderError, match="unfinished solve .*3 of 6 layers"):
+        open_layer_folder(folder)
+    assert not list(folder.glob("tables_*.npy"))
+
+
 def test_cli_killed_mid_solve_resumes_where_it_stopped(tmp_path, fresh7):
     folder = tmp_path / "gops9"
     command = [sys.executable, "-m", "gopskit.cli", "solve", "--cards", "9", "--quiet", "--checkpoint", str(folder)]

@@ -157,6 +157,11 @@ def _stored_tables(path: Path, num_cards: int):
     return Tables(tuple(range(1, num_cards + 1)), num_cards, tuple(layers), rank)
 
 
+def _unfinished(path: Path, done: int, layers: int, num_cards: int) -> LayerFolderError:
+    return LayerFolderError(f"{path} is an unfinished solve ({done} of {layers} layers): "
+                            f"run 'gopskit solve --cards {num_cards} --checkpoint {path}' to finish it")
+
+
 def open_layer_folder(path, num_cards=None, objective=None, ties=None):
     """The complete solution in ``path``, its layers mapped from disk (a :class:`GoofspielSolution`)."""
     from ._exact_engine import LayeredSolution, SolveStats
@@ -173,6 +178,9 @@ def open_layer_folder(path, num_cards=None, objective=None, ties=None):
             raise LayerFolderError(f"{path} solves {meta.get('num_cards')} cards, objective={meta.get('objective')!r}, "
                                    f"ties={meta.get('ties')!r}; asked for {key}={wanted!r}")
     check_options(meta.get("num_cards"), meta.get("objective"), meta.get("ties"))
+    layers = meta["num_cards"] + 1
+    if int(meta.get("layers_done", 0)) < layers:  # refused before any table is built (a minute or more at 13 cards)
+        raise _unfinished(path, int(meta.get("layers_done", 0)), layers, meta["num_cards"])
     tables = _stored_tables(path, meta["num_cards"])
     if tables is None:
         tables = full_game_tables(meta["num_cards"])
@@ -183,8 +191,7 @@ def open_layer_folder(path, num_cards=None, objective=None, ties=None):
     engine = LayeredSolution(tables, meta["objective"], meta["ties"], allocate=False)
     folder = LayerFolder(path, meta["num_cards"], meta["objective"], meta["ties"], engine.layer_sizes())
     if not folder.complete:
-        raise LayerFolderError(f"{path} is an unfinished solve ({folder.layers_done} of {len(folder.sizes)} layers): "
-                               f"run 'gopskit solve --cards {meta['num_cards']} --checkpoint {path}' to finish it")
+        raise _unfinished(path, folder.layers_done, len(folder.sizes), meta["num_cards"])
     engine.values = [folder.load(j) for j in range(len(folder.sizes))]
     engine.stats = SolveStats(**meta.get("stats", {}))
     return GoofspielSolution(engine, meta["num_cards"])
