@@ -29,11 +29,10 @@ from ._exact_kernel import MEMO_RUN, extra_index, extra_size, fill_terminal, fil
 from ._exact_lp import _GAP, STATUS_FAILED, solve_game_gap
 from ._exact_tables import Tables
 from ._small_layers import (  # noqa: F401  (re-exported: they live where loading a solution needs no numba)
-    LayeredSolution, SolveStats, _canonical_count, chunks, extra_sizes, layer_work, total_work,
+    LayeredSolution, SolveStats, extra_sizes, layer_work, prize_set_work, total_work,
 )
 
 _SERIAL_BELOW = 50_000  # positions: smaller solves run on one thread
-_CHUNK_POSITIONS = 200_000  # positions per compiled call between progress updates
 _SETTLED_KEPT = 1000  # turn games settled by a fallback that the stats list one by one
 
 
@@ -48,11 +47,6 @@ def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
     return certify_game(M, _GAP, methods)
 
 
-def _chunks(solution: LayeredSolution, j: int):
-    """Layer ``j``'s prize sets in runs of about ``_CHUNK_POSITIONS`` positions (see :func:`._small_layers.chunks`)."""
-    return chunks(solution, j, _CHUNK_POSITIONS)
-
-
 def _block_steps(solution: LayeredSolution, j: int, blocks: int):
     """Calls of the compiled layer solver: ``(q_from, q_to, work)`` per call.
 
@@ -61,12 +55,10 @@ def _block_steps(solution: LayeredSolution, j: int, blocks: int):
     thread's memo of supports (see :func:`._exact_kernel.solve_layer`)
     starts afresh with every run, so the values do not depend on the number
     of threads or on where a solve was cut off and resumed. ``work`` is
-    counted as in :func:`._small_layers.chunks`.
+    the progress bar's unit (:func:`._small_layers.prize_set_work`).
     """
-    layer = solution.tables.layers[j]
-    nq = layer.num_prize_sets
-    weights = extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer) * j * j
-    cumulative = np.concatenate([[0], np.cumsum(weights)])
+    nq = solution.tables.layers[j].num_prize_sets
+    cumulative = np.concatenate([[0], np.cumsum(prize_set_work(solution, j))])
     starts = list(range(0, nq, MEMO_RUN))
     for first in range(0, len(starts), blocks):
         runs = starts[first:first + blocks]

@@ -43,17 +43,6 @@ _DANTZIG_PIVOTS = 60
 
 
 @njit(cache=True, error_model="numpy")
-def pure_saddle(M, m, n, x, y):
-    """Look for a pure saddle point of ``M[:m, :n]``.
-
-    Returns ``(found, value)``; when found, ``x`` and ``y`` hold the pure
-    strategies (one 1.0 each).
-    """
-    found, value, _low, _scale = scan_matrix(M, m, n, x, y)
-    return found, value
-
-
-@njit(cache=True, error_model="numpy")
 def scan_matrix(M, m, n, x, y):
     """One pass over ``M[:m, :n]``: ``(saddle found, its value, smallest entry, scale)``.
 
@@ -322,6 +311,21 @@ def _lu_solve(B, k, perm, rhs_out, transpose, tmp):
         rhs_out[i] = tmp[i]
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _spread_strategy(z, k, where, out, size):
+    """``out[:size]`` = the mixed strategy ``z / sum(z)`` placed on the bids ``where[:k]``; False if
+    ``z`` has a negative weight (the guessed support is wrong)."""
+    total = 0.0
+    for i in range(k):
+        if z[i] < 0.0:
+            return False
+        total += z[i]
+    out[:size] = 0.0
+    for i in range(k):
+        out[where[i]] = z[i] / total
+    return True
+
+
 @njit(cache=True, error_model="numpy")
 def solve_on_support(M, m, n, row_mask, col_mask, x, y, T, labels, gap, low, scale):
     """Try the equilibrium on a guessed support; ``(certified, value)``.
@@ -375,23 +379,11 @@ def solve_on_support(M, m, n, row_mask, col_mask, x, y, T, labels, gap, low, sca
                 T[r, b] -= f * T[c, b]
     z = T[k]  # the spare last row holds one solution at a time
     _lu_solve(T, k, perm, z, False, x)
-    total = 0.0
-    for i in range(k):
-        if z[i] < 0.0:
-            return False, 0.0
-        total += z[i]
-    y[:n] = 0.0
-    for i in range(k):
-        y[labels[k + i]] = z[i] / total
+    if not _spread_strategy(z, k, labels[k:], y, n):
+        return False, 0.0
     _lu_solve(T, k, perm, z, True, x)
-    total = 0.0
-    for i in range(k):
-        if z[i] < 0.0:
-            return False, 0.0
-        total += z[i]
-    x[:m] = 0.0
-    for i in range(k):
-        x[labels[i]] = z[i] / total
+    if not _spread_strategy(z, k, labels, x, m):
+        return False, 0.0
     lower, upper = np.inf, -np.inf  # certified_bounds, summing over the supports only
     for c in range(n):
         s = 0.0

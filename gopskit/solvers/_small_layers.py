@@ -84,7 +84,7 @@ class SolveStats:
 
 
 def extra_size(C, win: bool, carry: bool):
-    """:func:`._exact_kernel.extra_size` in plain Python (works on numpy arrays too)."""
+    """:func:`._exact_kernel.extra_size` in plain Python (``C`` may be an array)."""
     if win and carry:
         return (C + 1) * (C + 1)
     if win:
@@ -95,7 +95,7 @@ def extra_size(C, win: bool, carry: bool):
 
 
 def extra_index(lead, pot, C, win: bool, carry: bool):
-    """:func:`._exact_kernel.extra_index` in plain Python (works on numpy arrays too)."""
+    """:func:`._exact_kernel.extra_index` in plain Python (arrays broadcast)."""
     if win and carry:
         return pot * (2 * C + 1) - pot * (pot - 1) + lead + C - pot
     if win:
@@ -106,15 +106,8 @@ def extra_index(lead, pot, C, win: bool, carry: bool):
 
 
 def extra_sizes(turned: np.ndarray, win: bool, carry: bool) -> np.ndarray:
-    """Vectorised :func:`._exact_kernel.extra_size` over prize sets."""
-    turned = np.asarray(turned, dtype=np.int64)
-    if win and carry:
-        return (turned + 1) ** 2
-    if win:
-        return 2 * turned + 1
-    if carry:
-        return turned + 1
-    return np.ones_like(turned)
+    """:func:`extra_size` of every prize set, as an int64 array."""
+    return extra_size(np.asarray(turned, dtype=np.int64), win, carry)
 
 
 def child_values(vals_c, start, child, lead, pot, C, S, win: bool, carry: bool) -> np.ndarray:
@@ -237,32 +230,22 @@ def _canonical_count(layer) -> int:
     return int(np.count_nonzero(layer.swap >= np.arange(layer.num_patterns)))
 
 
-def chunks(solution: LayeredSolution, j: int, chunk_positions: int):
-    """Split layer ``j``'s prize sets into runs of about ``chunk_positions`` canonical positions.
+def prize_set_work(solution: LayeredSolution, j: int) -> np.ndarray:
+    """The estimated cost of each of layer ``j``'s prize sets: the unit of the progress bar.
 
-    Yields ``(first, end, work)``; ``work`` estimates the run's cost: each
-    position holds ``j`` turn games of ``j x j``, whose simplex costs grow
-    about linearly in ``j`` at these sizes (measured), so a position weighs
-    ``j * j``. The progress bar counts this work, so its ETA stays honest
-    from the small bottom layers to the large middle ones.
+    Each canonical position holds ``j`` turn games of ``j x j``, whose
+    simplex costs grow about linearly in ``j`` at these sizes (measured), so
+    a position weighs ``j * j``. Counting this work rather than positions
+    keeps the bar's ETA honest from the small bottom layers to the large
+    middle ones.
     """
     layer = solution.tables.layers[j]
-    weights = extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer)
-    start, acc = 0, 0
-    for q, w in enumerate(weights):
-        acc += int(w)
-        if acc >= chunk_positions:
-            yield start, q + 1, acc * j * j
-            start, acc = q + 1, 0
-    if start < len(weights):
-        yield start, len(weights), acc * j * j
+    return extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer) * j * j
 
 
 def layer_work(solution: LayeredSolution, j: int) -> int:
-    """The work of layer ``j`` (see :func:`chunks`; the total does not depend on the run length)."""
-    layer = solution.tables.layers[j]
-    weights = extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer)
-    return int(weights.sum()) * j * j
+    """The work of layer ``j`` (see :func:`prize_set_work`)."""
+    return int(prize_set_work(solution, j).sum())
 
 
 def total_work(solution: LayeredSolution) -> int:
