@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_solver import PEER_SECONDS  # noqa: E402  (the peer's figures, kept in one place)
+from bench_solver import PEER_SECONDS, _deck_range  # noqa: E402  (the peer's figures and deck ranges, kept in one place)
 
 # GOPSsolver's whole run for 6 cards, "points" (the issue on gopskit solve's start-up; bench_solver.py
 # keeps the solve figures from 8 cards up).
@@ -66,11 +66,6 @@ def _path_taken(cards: int, objective: str, ties: str) -> str:
 
     games = turn_games(cards, objective, ties)
     return f"{'numpy' if small_enough(cards, objective, ties) else 'compiled':>8} {games:>12,}"
-
-
-def _deck_range(text: str) -> list[int]:
-    low, _, high = text.partition("-")
-    return list(range(int(low), int(high or low) + 1))
 
 
 def main(argv=None) -> int:

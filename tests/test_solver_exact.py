@@ -292,18 +292,3 @@ def test_progress_bar_reaches_the_end_with_an_estimate_of_time_left(capsys):
     solve_goofspiel(4, "win", "carry", progress=True)
     err = capsys.readouterr().err
     assert "100%" in err and "elapsed, about" in err and "left]" in err
-
-
-def test_progress_updates_add_up_to_the_total_work():
-    from gopskit.solvers._exact_engine import LayeredSolution, solve_layers, total_work
-    from gopskit.solvers._exact_tables import full_game_tables
-
-    class Counter:
-        done = 0
-
-        def update(self, work):
-            self.done += work
-
-    counter = Counter()
-    solve_layers(full_game_tables(5), "win", "discard", progress=counter)
-    assert counter.done == total_work(LayeredSolution(full_game_tables(5), "win", "discard", allocate=False)) > 0

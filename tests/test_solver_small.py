@@ -130,18 +130,23 @@ def test_the_estimate_of_turn_games_is_close_to_the_count():
         assert counted <= turn_games(cards, objective, ties) <= 1.2 * counted + 20
 
 
-def test_work_reported_to_a_progress_bar_adds_up_to_the_total():
+@pytest.mark.parametrize("engine", ["numpy", "compiled"])
+def test_work_reported_to_a_progress_bar_adds_up_to_the_total(engine):
+    from gopskit.solvers._exact_engine import solve_layers
+    from gopskit.solvers._exact_tables import full_game_tables
+    from gopskit.solvers._small_layers import total_work
+
     class Counter:
         done = 0
 
         def update(self, work):
             self.done += work
 
-    from gopskit.solvers._small_layers import total_work
-
+    tables = plain_game_tables(5) if engine == "numpy" else full_game_tables(5)
+    solve = solve_small if engine == "numpy" else solve_layers
     counter = Counter()
-    solve_small(plain_game_tables(5), "win", "discard", progress=counter)
-    assert counter.done == total_work(LayeredSolution(plain_game_tables(5), "win", "discard", allocate=False)) > 0
+    solve(tables, "win", "discard", progress=counter)
+    assert counter.done == total_work(LayeredSolution(tables, "win", "discard", allocate=False)) > 0
 
 
 def test_docstring_examples():

@@ -15,24 +15,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.optimize import linprog
+
+from goofspiel_reference import highs_game
 
 from gopskit.solvers._exact_engine import solve_layers
 from gopskit.solvers._exact_kernel import fill_scan_points, fill_turn_matrix
 from gopskit.solvers._exact_lp import matrix_game, scan_matrix, solve_on_support, support_masks
 from gopskit.solvers._exact_tables import full_game_tables
-
-
-def _highs_value(M: np.ndarray) -> float:
-    """The game's value by scipy's HiGHS: max v subject to x M >= v, sum x = 1."""
-    m, n = M.shape
-    c = np.zeros(m + 1)
-    c[-1] = -1.0
-    A_ub = np.hstack([-M.T, np.ones((n, 1))])
-    A_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * m + [(None, None)], method="highs")
-    return float(res.x[-1])
 
 
 def _guess(M: np.ndarray, rows: int, cols: int):
@@ -55,7 +44,7 @@ def test_a_guessed_support_is_kept_only_when_it_certifies_the_value(matrix, rows
     k = M.shape[0]
     found, ok, value, x, y = _guess(M, rows & ((1 << k) - 1), cols & ((1 << k) - 1))
     if ok:
-        assert value == pytest.approx(_highs_value(M), abs=1e-8)
+        assert value == pytest.approx(highs_game(M)[0], abs=1e-8)
         assert np.all(x >= 0) and np.all(y >= 0) and x.sum() == pytest.approx(1) and y.sum() == pytest.approx(1)
         assert (x @ M).min() >= value - 1e-8 and (M @ y).max() <= value + 1e-8
 
