@@ -7,7 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import goofspiel_reference as ref
@@ -208,12 +208,15 @@ def test_equal_hands_are_worth_nothing_when_level(solutions, position, mode):
 
 @settings(max_examples=100, deadline=None)
 @given(positions())
+@example(([1, 2, 3], [1, 3, 4], [3, 4, 1], 5, 0))  # both values 0, computed as -2.8e-17 and -6.5e-17
 def test_win_value_grows_with_the_lead(solutions, position):
+    """Never smaller with a bigger lead, up to rounding: every value is certified to 1e-10 (relative),
+    so two equal values may come out in either order in their last bits."""
     hand, opp, prizes, lead, _pot = position
     sol = solutions(6, "win")
     if abs(lead) + 1 <= 21 - sum(prizes):
         values = [sol.value(hand, opp, prizes, lead=d) for d in (lead - 1, lead) if abs(d) <= 21 - sum(prizes)]
-        assert values == sorted(values) and all(-1 <= v <= 1 for v in values)
+        assert all(a <= b + 1e-12 for a, b in zip(values, values[1:])) and all(-1 <= v <= 1 for v in values)
 
 
 def test_whole_game_value_is_zero(solutions):
