@@ -255,6 +255,56 @@ def test_endgame_of_a_thirteen_card_game_uses_only_the_order(solutions):
         big.value([1, 2, 3], [9, 12, 13], [1, 2, 3])  # not a sub-hand of the endgame's
 
 
+@st.composite
+def thirteen_card_endgames(draw, most=5):
+    """Two hands and the prizes left, ``k <= most`` cards each out of a 13-card deck."""
+    k = draw(st.integers(1, most))
+    cards = st.lists(st.integers(1, 13), min_size=k, max_size=k, unique=True).map(sorted)
+    return draw(cards), draw(cards), draw(cards)
+
+
+def _all_pattern_endgame(hand, opp, prizes, objective="points", ties="discard", lead=0, pot=0):
+    """The endgame solved on tables holding every pattern of its size (as before patterns were pruned)."""
+    from gopskit.solvers._exact_engine import solve_layers
+    from gopskit.solvers._exact_tables import build_tables
+    from gopskit.solvers.exact import GoofspielSolution
+
+    slack = (abs(lead) if objective == "win" else 0) + pot
+    engine = solve_layers(build_tables(prizes, len(set(hand) | set(opp))), objective, ties, slack=slack)
+    return GoofspielSolution(engine, 13, hands=(tuple(hand), tuple(opp)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(thirteen_card_endgames(), st.sampled_from(MODES), st.data())
+def test_endgame_tables_hold_every_reachable_pattern_and_the_same_values(endgame, mode, data):
+    """Pruned to the patterns reachable from the two hands, an endgame has the values of the unpruned one."""
+    hand, opp, prizes = endgame
+    objective, ties = mode
+    end = solve_endgame(hand, opp, prizes, objective, ties)
+    layers = end.engine.tables.layers
+    for j in range(1, len(layers)):
+        assert (layers[j].child >= 0).all() and (layers[j].swap >= 0).all()
+        assert (layers[j].swap[layers[j].swap] == np.arange(layers[j].num_patterns)).all()
+    full = _all_pattern_endgame(hand, opp, prizes, objective, ties)
+    assert sum(layer.num_patterns for layer in layers) <= sum(layer.num_patterns for layer in full.engine.tables.layers)
+    k = data.draw(st.integers(0, len(hand)))
+    h, o, p = (data.draw(st.lists(st.sampled_from(cards), min_size=k, max_size=k, unique=True)) for cards in (hand, opp, prizes))
+    assert end.value(h, o, p) == pytest.approx(full.value(h, o, p), abs=1e-9)
+    if k:
+        assert end.policy(h, o, p, max(p)) == pytest.approx(full.policy(h, o, p, max(p)), abs=1e-9)
+
+
+def test_pruned_endgame_tables_are_much_smaller_from_a_real_position():
+    """Nine cards each left of a 13-card game: the patterns they can reach, against every 9-card pattern in 13 values."""
+    from gopskit.solvers._exact_tables import build_tables, reachable_codes
+
+    hand, opp = [1, 3, 4, 6, 8, 9, 10, 11, 13], [2, 3, 5, 6, 7, 9, 11, 12, 13]
+    pruned = reachable_codes(hand, opp)
+    every = build_tables(range(1, 10), 13).layers
+    assert [len(codes) for codes in pruned][:3] == [1, 3, 13]  # no card, one each (A<B, A>B, C), two each
+    assert len(pruned[9]) == 2 and sum(map(len, pruned)) * 4 < sum(layer.num_patterns for layer in every)
+
+
 # ---------------------------------------------------------------- errors ---
 @pytest.mark.parametrize("kwargs", [{"num_cards": 0}, {"num_cards": 14}, {"num_cards": True}, {"num_cards": 2.5},
                                     {"objective": "margin"}, {"ties": "unique"}])

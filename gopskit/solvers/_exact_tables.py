@@ -150,6 +150,39 @@ def _find(codes, code):
 
 
 @_kernel
+def _card_letters(digits, length, mine, theirs):
+    """Write the letter positions of the holder's cards (A, C) into ``mine`` and the opponent's (B, C) into ``theirs``."""
+    na = nb = 0
+    for t in range(length):
+        if digits[t] != B:
+            mine[na] = t
+            na += 1
+        if digits[t] != A:
+            theirs[nb] = t
+            nb += 1
+
+
+@_kernel
+def _code_after_bids(digits, length, pa, pb, work):
+    """The code of the pattern left once the holder bids the card at letter ``pa`` and the opponent the one at ``pb``.
+
+    A letter bid by its only owner goes; a C bid by one side becomes the
+    other side's letter.
+    """
+    m = 0
+    for t in range(length):
+        d = digits[t]
+        if t == pa:
+            d = 0 if (t == pb or d == A) else B
+        elif t == pb:
+            d = 0 if d == B else A
+        if d != 0:
+            work[m] = d
+            m += 1
+    return _encode(work, m)
+
+
+@_kernel
 def _child_tables(codes, child_codes, hand_size):
     """``child[p, a, b]``, ``outcome[p, a, b]`` and ``swap[p]`` for one layer."""
     n, j = len(codes), hand_size
@@ -162,14 +195,7 @@ def _child_tables(codes, child_codes, hand_size):
     theirs = np.zeros(j, dtype=np.int64)
     for p in range(n):
         length = _decode(codes[p], digits)
-        na = nb = 0
-        for t in range(length):
-            if digits[t] != B:
-                mine[na] = t
-                na += 1
-            if digits[t] != A:
-                theirs[nb] = t
-                nb += 1
+        _card_letters(digits, length, mine, theirs)
         for t in range(length):
             work[t] = digits[t] if digits[t] == C else 3 - digits[t]
         swap[p] = _find(codes, _encode(work, length))
@@ -177,18 +203,46 @@ def _child_tables(codes, child_codes, hand_size):
             for b in range(j):
                 pa, pb = mine[a], theirs[b]
                 outcome[p, a, b] = 1 if pa > pb else (-1 if pa < pb else 0)
-                m = 0
-                for t in range(length):
-                    d = digits[t]
-                    if t == pa:
-                        d = 0 if (t == pb or d == A) else B
-                    elif t == pb:
-                        d = 0 if d == B else A
-                    if d != 0:
-                        work[m] = d
-                        m += 1
-                child[p, a, b] = _find(child_codes, _encode(work, m))
+                child[p, a, b] = _find(child_codes, _code_after_bids(digits, length, pa, pb, work))
     return child, outcome, swap
+
+
+@_kernel
+def _child_codes(codes, hand_size):
+    """The code of every pattern one bid each away from ``codes`` (with repeats)."""
+    n, j = len(codes), hand_size
+    out = np.empty(n * j * j, dtype=np.int64)
+    digits = np.zeros(64, dtype=np.int64)
+    work = np.zeros(64, dtype=np.int64)
+    mine = np.zeros(j, dtype=np.int64)
+    theirs = np.zeros(j, dtype=np.int64)
+    k = 0
+    for p in range(n):
+        length = _decode(codes[p], digits)
+        _card_letters(digits, length, mine, theirs)
+        for a in range(j):
+            for b in range(j):
+                out[k] = _code_after_bids(digits, length, mine[a], theirs[b], work)
+                k += 1
+    return out
+
+
+def reachable_codes(hand, opp_hand) -> list[np.ndarray]:
+    """Per hand size, the sorted codes of every pattern the game can reach from these two hands or their mirror.
+
+    An endgame only ever meets sub-hands of the hands it starts from, so its
+    tables need only these patterns: far fewer than every pattern of the
+    same size in as many values (at 11 cards from a 13-card deal about a
+    quarter). Adding the mirror keeps the set closed under swapping the
+    hands, as the mirror step of the solver needs.
+    """
+    top = len(hand)
+    codes = np.unique(np.array([hand_pattern_code(hand, opp_hand), hand_pattern_code(opp_hand, hand)], dtype=np.int64))
+    layers = [codes]
+    for size in range(top, 0, -1):
+        codes = np.unique(_child_codes(codes, size))
+        layers.append(codes)
+    return layers[::-1]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -261,16 +315,20 @@ def _prize_sets(num_prizes: int, values: np.ndarray):
     return rank_of_mask, by_size
 
 
-def build_tables(prize_values, max_length: int, top: int | None = None, lowest: int = 0) -> Tables:
+def build_tables(prize_values, max_length: int, top: int | None = None, lowest: int = 0,
+                 hands: tuple | None = None) -> Tables:
     """Tables for layers 0..``top`` (default: one card per prize value).
 
     ``lowest`` > 0 builds only the layers from ``lowest`` up (the others are
     None, and layer ``lowest`` has no child tables): enough to play the
     top of a big deck from stored values without the cost of the whole
-    game's tables.
+    game's tables. ``hands`` (two card lists, one card per prize value)
+    keeps only the patterns that can be reached from them
+    (:func:`reachable_codes`): the tables of one endgame.
     """
     values = np.asarray(prize_values, dtype=np.int64)
     top = len(values) if top is None else top
+    reachable = reachable_codes(*hands) if hands is not None else None
     rank_of_mask, by_size = _prize_sets(len(values), values)
     layers = []
     previous = np.zeros(1, dtype=np.int64)
@@ -278,7 +336,7 @@ def build_tables(prize_values, max_length: int, top: int | None = None, lowest: 
         if size < lowest:
             layers.append(None)
             continue
-        codes = pattern_codes(size, max_length)
+        codes = pattern_codes(size, max_length) if reachable is None else reachable[size]
         if size == 0:
             child = np.zeros((1, 0, 0), dtype=np.int32)
             outcome = np.zeros((1, 0, 0), dtype=np.int8)

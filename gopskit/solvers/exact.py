@@ -325,8 +325,10 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
 
     The solution answers ``value``/``policy`` for every position that can
     follow: sub-hands of ``hand`` and ``opp_hand``, subsets of ``prizes``.
-    Its cost grows quickly with the cards left (six each: a fraction of a
-    second).
+    Its tables hold only the hand patterns those sub-hands can form, so it
+    costs about what the whole game of as many cards costs: on two cores,
+    from a 13-card deal, 8 cards each about 0.1 s, 9 about 0.5 s, 10 about
+    3 s, 11 about 17 s.
 
     >>> end = solve_endgame([9, 12, 13], [10, 11, 13], [1, 7, 13])
     >>> round(end.value([9, 12, 13], [10, 11, 13], [1, 7, 13]), 6)
@@ -348,7 +350,7 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     slack = (abs(lead) if objective == "win" else 0) + pot
     from ._exact_tables import build_tables
 
-    tables = build_tables(prize_cards, len(set(hand) | set(opp)))
+    tables = build_tables(prize_cards, len(set(hand) | set(opp)), hands=(hand, opp))
     engine = _engine("solve_layers")(tables, objective, ties, slack=slack)
     _warn_uncertified(engine.stats)
     return GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
