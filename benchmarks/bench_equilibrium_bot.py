@@ -10,8 +10,8 @@ Up to 8 cards the bot plays the exact equilibrium (expected margin at least
 0 against anyone). At 13 cards it plays exactly wherever it can: everywhere
 when a complete 13-card solution is in the cache (``gopskit solve --cards
 13``, or ``--solution FOLDER`` here, which links a solution folder into a
-private cache), else the shipped opening book for the first two turns and
-its heuristic after. ``--against-heuristic`` adds the bot's heuristic alone
+private cache), else the shipped opening book for the first two turns, its
+heuristic for the next two and an exact endgame solve for the last nine. ``--against-heuristic`` adds the bot's heuristic alone
 (``use_stored=False``) as an opponent, and the slowest move is printed
 (the bot must answer within a second).
 

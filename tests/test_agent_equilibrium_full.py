@@ -110,3 +110,27 @@ def test_a_deck_it_solves_is_solved_in_the_background_as_the_game_starts(tmp_pat
     obs = rules.new_game(seed=3).observation(0)
     assert bot.policy(obs) == _solver_policy(storage._MEMORY[(7, "points", "discard")], obs)
     assert bot.source == "exact solution"
+
+
+def test_at_thirteen_cards_only_the_third_and_fourth_turns_are_estimated(monkeypatch):
+    """Shipped book for turns 1-2, estimate for 3-4, then one exact 9-card endgame solve serves the rest of the hand."""
+    from gopskit.agents import equilibrium
+    from gopskit.solvers.exact import solve_endgame
+
+    monkeypatch.setattr(equilibrium, "_ENDGAMES", {})
+    solves = []
+    real = solve_endgame
+
+    def counted(*args, **kwargs):
+        solves.append(len(args[0]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("gopskit.solvers.exact.solve_endgame", counted)
+    bot = EquilibriumBot(progress=False)
+    turns = list(_play(bot, Goofspiel(num_cards=13), seed=21))
+    assert [source for *_, source in turns] == ["opening book"] * 2 + ["estimate"] * 2 + ["exact endgame"] * 9
+    assert solves == [9]
+    for obs, policy, _source in turns[4:]:
+        pos = EquilibriumBot.position(obs)
+        here = real(pos["hand"], pos["opp_hand"], pos["prizes"])  # solved afresh from this very position
+        _assert_unexploitable(here, obs, policy)  # no reply gains on the bot's bid: an equilibrium bid

@@ -17,9 +17,11 @@ solution can be had without solving on the spot:
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:
 
-1. With ``endgame_cards`` cards (6 by default) or fewer left, it solves the
+1. With ``endgame_cards`` cards (9 by default) or fewer left, it solves the
    rest of the hand exactly (:func:`gopskit.solvers.exact.solve_endgame`,
-   a few hundredths of a second) and plays that optimal mixed bid.
+   about half a second for 9 cards, once per hand: the solution covers
+   every later turn) and plays that optimal mixed bid. At 13 cards with
+   the opening book, only the third and fourth turns are left to step 2.
 2. Before that, it solves the turn as a matrix game: each pair of bids is
    scored by the points it wins or loses now plus an estimate of the rest,
    and the bot plays that game's optimal mixed bid. The estimate,
@@ -37,13 +39,16 @@ the generator the match hands the bot, so seeded games repeat. The objective is 
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from . import register
 from .base import Agent
 
 EXACT_UP_TO = 9
-ENDGAME_CARDS = 6
+ENDGAME_CARDS = 9
+_ENDGAMES_KEPT = 4  # endgame solutions kept per process (a 9-card one holds about 6 MB)
 
 
 # The estimate's weights, for m cards left in each hand: uniform, rank, and
@@ -151,7 +156,6 @@ class EquilibriumBot(Agent):
         check_options(max(1, min(exact_up_to, 13)), objective, "discard")
         self.objective, self.exact_up_to = objective, exact_up_to
         self.endgame_cards, self.progress, self.use_stored = endgame_cards, progress, use_stored
-        self._endgames: dict = {}
         self.source: str | None = None
 
     def supports(self, rules) -> bool:
@@ -226,18 +230,26 @@ class EquilibriumBot(Agent):
         return {card: float(p) for card, p in zip(pos["hand"], x / x.sum())}
 
     def _endgame(self, pos, ties):
-        """The exact solution of the rest of this hand, solved once and reused while it covers the position."""
+        """The exact solution of the rest of this hand, solved once and reused while it covers the position.
+
+        Solutions are kept per process, not per bot: a classroom table makes
+        a fresh bot for every move, and the first endgame move's solve then
+        serves the rest of the hand.
+        """
         from ..solvers.exact import solve_endgame
 
-        for (hand, opp, prizes, pot), solution in self._endgames.items():
-            if (set(pos["hand"]) <= set(hand) and set(pos["opp_hand"]) <= set(opp)
-                    and set(pos["prizes"]) <= set(prizes) and pos["pot"] <= pot + sum(prizes) - sum(pos["prizes"])):
-                return solution
-        key = (pos["hand"], pos["opp_hand"], pos["prizes"], pos["pot"])
-        if len(self._endgames) >= 4:
-            self._endgames.pop(next(iter(self._endgames)))
-        self._endgames[key] = solve_endgame(pos["hand"], pos["opp_hand"], pos["prizes"], "points", ties, pot=pos["pot"])
-        return self._endgames[key]
+        with _ENDGAMES_LOCK:
+            for (hand, opp, prizes, pot, kept_ties), solution in reversed(_ENDGAMES.items()):
+                if (kept_ties == ties and set(pos["hand"]) <= set(hand) and set(pos["opp_hand"]) <= set(opp)
+                        and set(pos["prizes"]) <= set(prizes)
+                        and pos["pot"] <= pot + sum(prizes) - sum(pos["prizes"])):
+                    return solution
+            key = (pos["hand"], pos["opp_hand"], pos["prizes"], pos["pot"], ties)
+            solution = solve_endgame(pos["hand"], pos["opp_hand"], pos["prizes"], "points", ties, pot=pos["pot"])
+            if len(_ENDGAMES) >= _ENDGAMES_KEPT:
+                _ENDGAMES.pop(next(iter(_ENDGAMES)))
+            _ENDGAMES[key] = solution
+            return solution
 
     def act(self, obs):
         policy = self.policy(obs)
@@ -247,12 +259,12 @@ class EquilibriumBot(Agent):
 
 
 _WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that solution
+_ENDGAMES: dict = {}  # (hand, opp_hand, prizes, pot, ties) -> its endgame solution, oldest first
+_ENDGAMES_LOCK = threading.Lock()
 
 
 def _warm_up(bot: EquilibriumBot, num_cards: int, ties: str) -> None:
     """Open the exact solution for these options and play one bid from it, in a background thread (once)."""
-    import threading
-
     key = (num_cards, bot.objective, ties)
     if key in _WARMING:
         return

@@ -121,14 +121,13 @@ class GameBoard(widgets.VBox):
 
     # -- the loop ----------------------------------------------------------
     def _advance(self) -> None:
-        """Play bot moves until a person must move or the game is over."""
+        """Play bot moves until a person must move or the game is over, show the board, then let the bots think."""
         while not self.state.is_terminal():
             waiting = [p for p in self.state.to_move() if self.seats[p] == HUMAN and not self.agents[p].ready]
             if waiting:
                 if self._active != waiting[0]:
                     self._shown = self._humans() == 1
                 self._active = waiting[0]
-                self._think_ahead()
                 break
             self._play_joint_move()
         else:
@@ -136,11 +135,16 @@ class GameBoard(widgets.VBox):
             self.finished = True
         self.turn = len(all_events(self.state))
         self._render()
+        if self._active is not None:
+            self._think_ahead()
 
     def _think_ahead(self) -> None:
-        """Let the bots to move choose now, while the people think (a slow first move then
-        happens when the board opens, not on a click). Nothing a bot sees can change before
-        the joint move: the people's choices stay hidden until all are in."""
+        """Let the bots to move choose now, once the board is shown, while the people think.
+
+        A slow move (the equilibrium bot's endgame solve) then costs nobody a
+        wait: the person's click is handled when it is done. Nothing a bot
+        sees can change before the joint move: the people's choices stay
+        hidden until all are in."""
         for p in self.state.to_move():
             if self.seats[p] != HUMAN and p not in self._bot_moves:
                 self._bot_moves[p] = self.agents[p].act(self.state.observation(p))
