@@ -245,7 +245,7 @@ def test_the_explorers_figures_keep_every_label_inside_and_apart():
         A, rows, cols = data.preset(game)
         report = data.matrix_report(A)
         assert_labels_inside_and_apart(payoff_lines_figure(A, -A, rows, cols, report.row_mix, report.col_mix), game)
-    for n in (1, 2, 5, 8):
+    for n in (1, 2, 5, 8, 13):
         cards = list(range(1, n + 1))
         assert_labels_inside_and_apart(heatmap_figure(np.full((n, n), 1 / n), cards, cards), f"{n} cards")
     trace = data.learning_trace("fictitious play", *data.preset("Biased Rock-Paper-Scissors")[:2], iterations=40)
@@ -287,16 +287,33 @@ POSITIONS = [("all", "all", "all", 0, "points"), ("2 3", "1 3", "1 2", 0, "point
 
 @pytest.mark.parametrize("hand, opp, prizes, lead, objective", POSITIONS)
 def test_strategy_explorer_agrees_with_backward_induction(hand, opp, prizes, lead, objective, monkeypatch):
+    check_strategy_explorer(3, hand, opp, prizes, lead, objective, monkeypatch)
+
+
+# Late positions of the full deck, which the explorer solves on the spot (the same induction checks them).
+FULL_DECK_POSITIONS = [("2 9 13", "5 9 12", "1 7 13", 0, "points"), ("1 4 8 11", "3 4 10 13", "2 5 6 12", 0, "points"),
+                       ("6 12", "7 11", "4 9", 3, "win"), ("1 8 13", "2 9 10", "3 11 13", -4, "win")]
+
+
+@pytest.mark.parametrize("hand, opp, prizes, lead, objective", FULL_DECK_POSITIONS)
+def test_strategy_explorer_on_the_full_deck_agrees_with_backward_induction(hand, opp, prizes, lead, objective,
+                                                                           monkeypatch):
+    source = check_strategy_explorer(13, hand, opp, prizes, lead, objective, monkeypatch)
+    assert source == "the rest of this hand, solved exactly just now.)"
+
+
+def check_strategy_explorer(n, hand, opp, prizes, lead, objective, monkeypatch) -> str:
+    """Set the strategy explorer to a position of the ``n``-card game; check its status and heat map."""
     figures = capture_figures(monkeypatch)
-    explorer = ex.StrategyExplorer(num_cards=3)
+    explorer = ex.StrategyExplorer(num_cards=n)
     explorer.objective.value = objective
     explorer.hand.value, explorer.opp_hand.value, explorer.prizes.value = hand, opp, prizes
     explorer.lead.value = lead
     explorer.refresh()
-    assert explorer.last_error is None
-    H, O, P = (data.parse_cards(t, 3, "x") for t in (hand, opp, prizes))
+    assert explorer.last_error is None and "gopskit-error" not in explorer._status.value, explorer.status
+    H, O, P = (data.parse_cards(t, n, "x") for t in (hand, opp, prizes))
     truth = functools.partial(goofspiel_value, lead=lead, objective=objective)
-    status = explorer.status
+    status, _, source = explorer.status.partition(" (From ")  # the full deck says where its numbers come from
     assert not NOISE.search(status), status
     assert ("expected points ahead" in status) == (objective == "points")
     worth = re.search(r"Worth (\S+) to you", status).group(1)
@@ -322,6 +339,7 @@ def test_strategy_explorer_agrees_with_backward_induction(hand, opp, prizes, lea
         M = turn_matrix(H, O, P, p, lead, objective)
         assert abs(printed[:, j].sum() - 1) < 0.02
         assert (printed[:, j] @ M >= lp_value(M) - 0.02 * (np.abs(M).max() + 1)).all()
+    return source
 
 
 # ----------------------------------------------------- learning explorer ---

@@ -95,6 +95,51 @@ def test_strategy_explorer_shows_value_and_heat_map():
     assert "1 to 3" in explorer.status
 
 
+def test_strategy_explorer_plays_the_full_deck_from_the_opening_book():
+    from gopskit.solvers.opening import shipped_opening
+
+    book = shipped_opening(13)
+    explorer = StrategyExplorer(num_cards=13)
+    assert explorer.status.endswith("(From the kit's opening book of the 13-card game.)")
+    assert "symmetry" in explorer.status and explorer.table.shape == (13, 13)
+    hand, opp, prizes = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], list(range(1, 13))
+    explorer.hand.value, explorer.opp_hand.value, explorer.prizes.value = (" ".join(map(str, c)) for c in (hand, opp, prizes))
+    explorer.refresh()
+    worth = float(explorer.status.split("Worth ")[1].split(" ")[0])
+    assert worth == pytest.approx(book.value(hand, opp, prizes), abs=0.005) and worth != 0
+    for column, prize in enumerate(prizes):
+        policy = book.policy(hand, opp, prizes, prize)
+        assert explorer.table[:, column] == pytest.approx([policy[card] for card in hand], abs=1e-12)
+
+
+def test_strategy_explorer_refuses_full_deck_positions_too_big_for_a_click(monkeypatch):
+    from gopskit.solvers import _exact_tables
+
+    calls = []
+    monkeypatch.setattr(_exact_tables, "build_tables", lambda *args, **kwargs: calls.append(args))
+    explorer = StrategyExplorer(num_cards=13)
+    explorer.objective.value = "win"  # no book for "win": the whole deck would have to be solved
+    assert "13 in each hand: too big to solve on a click" in explorer.status and "gopskit solve --cards 13" in explorer.status
+    assert "gopskit-error" in explorer._status.value and explorer.table is None and "<svg" not in explorer._picture.value
+    assert calls == []  # refused before any table was built
+    monkeypatch.undo()
+    explorer.objective.value = "points"
+    eleven = "1 2 3 4 5 6 7 8 9 10 11"
+    explorer.hand.value, explorer.prizes.value, explorer.opp_hand.value = eleven, eleven, "3 4 5 6 7 8 9 10 11 12 13"
+    explorer.refresh()
+    assert "11 in each hand: solving the rest of this hand means" in explorer.status
+    assert "more than the 12,000,000 allowed here" in explorer.status and explorer.table is None
+
+
+def test_strategy_explorer_prefers_a_complete_full_deck_solution(monkeypatch):
+    from gopskit.solvers import storage
+    from gopskit.solvers.opening import shipped_opening
+
+    monkeypatch.setattr(storage, "find_solution", lambda n, objective="points", ties="discard": shipped_opening(13) if n == 13 else None)
+    explorer = StrategyExplorer(num_cards=13)
+    assert explorer.status.endswith("(From the complete 13-card solution on this machine.)")
+
+
 def test_learning_explorer_animates_by_frames():
     explorer = LearningExplorer(iterations=100)
     final = explorer.status

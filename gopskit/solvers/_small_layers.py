@@ -243,6 +243,20 @@ def prize_set_work(solution: LayeredSolution, j: int) -> np.ndarray:
     return extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer) * j * j
 
 
+def turn_game_count(solution: LayeredSolution) -> int:
+    """How many turn games a solve of these tables meets: each canonical position, each prize it can turn.
+
+    Known before solving, it bounds ``SolveStats.games`` from above (that
+    count leaves out positions settled without a game, such as equal
+    hands): what a caller checks to refuse a solve that would take too long.
+    """
+    total = 0
+    for j in range(1, len(solution.tables.layers)):
+        layer = solution.tables.layers[j]
+        total += int(extra_sizes(solution.turned[j], solution.win, solution.carry).sum()) * _canonical_count(layer) * j
+    return total
+
+
 def layer_work(solution: LayeredSolution, j: int) -> int:
     """The work of layer ``j`` (see :func:`prize_set_work`)."""
     return int(prize_set_work(solution, j).sum())

@@ -319,8 +319,12 @@ def _warn_uncertified(stats) -> None:
                       f"({stats.methods_line()})", RuntimeWarning, stacklevel=3)
 
 
+class TooBigError(PositionError):
+    """An endgame asked for with ``max_games`` would solve more turn games than that."""
+
+
 def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str = "discard",
-                  lead: int = 0, pot: int = 0) -> GoofspielSolution:
+                  lead: int = 0, pot: int = 0, max_games: int | None = None) -> GoofspielSolution:
     """Solve the rest of one game from the given position (any deck up to 13 cards).
 
     The solution answers ``value``/``policy`` for every position that can
@@ -328,7 +332,8 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     Its tables hold only the hand patterns those sub-hands can form, so it
     costs about what the whole game of as many cards costs: on two cores,
     from a 13-card deal, 8 cards each about 0.1 s, 9 about 0.5 s, 10 about
-    3 s, 11 about 17 s.
+    3 s, 11 about 17 s. ``max_games`` refuses (:class:`TooBigError`,
+    before any solving) an endgame of more turn games than that.
 
     >>> end = solve_endgame([9, 12, 13], [10, 11, 13], [1, 7, 13])
     >>> round(end.value([9, 12, 13], [10, 11, 13], [1, 7, 13]), 6)
@@ -351,9 +356,16 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     from ._exact_tables import build_tables
 
     tables = build_tables(prize_cards, len(set(hand) | set(opp)), hands=(hand, opp))
+    if max_games is not None:
+        from ._small_layers import turn_game_count
+
+        games = turn_game_count(LayeredSolution(tables, objective, ties, slack, allocate=False))
+        if games > max_games:
+            raise TooBigError(f"solving the rest of this hand means {games:,} turn games, more than the "
+                              f"{max_games:,} allowed here")
     engine = _engine("solve_layers")(tables, objective, ties, slack=slack)
     _warn_uncertified(engine.stats)
     return GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
 
 
-__all__ = ["GoofspielSolution", "PositionError", "solve_endgame", "solve_goofspiel", "OBJECTIVES", "TIE_RULES"]
+__all__ = ["GoofspielSolution", "PositionError", "TooBigError", "solve_endgame", "solve_goofspiel", "OBJECTIVES", "TIE_RULES"]

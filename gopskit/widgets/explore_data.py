@@ -246,6 +246,61 @@ def goofspiel_solution(num_cards: int, objective: str, ties: str):
     return solve_goofspiel(num_cards=num_cards, objective=objective, ties=ties)
 
 
+FULL_DECK = 13
+EXPLORER_MAX_GAMES = 12_000_000  # turn games solved on a click: about 3 s on two cores (9 cards each: 1-2 million)
+
+
+def full_deck_solution(objective: str, ties: str, hand, opp_hand, prizes, lead: int = 0, pot: int = 0):
+    """``(solution, where it comes from)`` for a position of the 13-card game, or :class:`GopsError` saying why not.
+
+    The whole 13-card game cannot be solved on a click, so in this order:
+
+    1. a complete solution already on this machine (``gopskit solve --cards 13``);
+    2. the opening book the package ships (points, ties discard): hands of 12
+       or 13 cards;
+    3. the rest of the hand from this position, solved exactly on the spot
+       when that is at most :data:`EXPLORER_MAX_GAMES` turn games (9 cards
+       each for points and ties discard; fewer for the other rules).
+    """
+    from ..solvers.opening import shipped_opening
+    from ..solvers.storage import find_solution
+
+    full = find_solution(FULL_DECK, objective, ties)
+    if full is not None:
+        return full, "the complete 13-card solution on this machine"
+    book = shipped_opening(FULL_DECK, objective, ties)
+    if book is not None and book.plays(len(hand)):
+        return book, "the kit's opening book of the 13-card game"
+    return _endgame(objective, ties, tuple(sorted(hand)), tuple(sorted(opp_hand)), tuple(sorted(prizes)),
+                    int(lead) if objective == "win" else 0, int(pot)), "the rest of this hand, solved exactly just now"
+
+
+@functools.lru_cache(maxsize=8)
+def _endgame(objective, ties, hand, opp_hand, prizes, lead, pot):
+    from ..solvers.exact import TooBigError, solve_endgame
+
+    advice = ("Take cards out of the hands and prizes (with points and ties discard, up to 9 each is solved on "
+              "the spot), or run 'gopskit solve --cards 13' once (about 8 minutes and 2.7 GB on disk) to explore "
+              "every position of the full deck")
+    if len(hand) > _TRIED_UP_TO:  # even the tables of such an endgame take seconds to build, and it is far too big
+        raise GopsError(f"13 cards, {len(hand)} in each hand: too big to solve on a click "
+                        f"(the opening book covers {_book_rules()}). {advice}")
+    try:
+        return solve_endgame(hand, opp_hand, prizes, objective, ties, lead=lead, pot=pot, max_games=EXPLORER_MAX_GAMES)
+    except TooBigError as exc:
+        raise GopsError(f"13 cards, {len(hand)} in each hand: {exc}. {advice}") from None
+
+
+_TRIED_UP_TO = 11  # hand size: bigger endgames are refused before their tables are built
+
+
+def _book_rules() -> str:
+    from ..solvers.opening import SHIPPED
+
+    rules = [f"{objective}, ties {ties}" for (n, objective, ties) in SHIPPED if n == FULL_DECK]
+    return ("hands of 12 or 13 cards under " + " and ".join(rules)) if rules else "nothing"
+
+
 def parse_cards(text: str, num_cards: int, what: str) -> tuple[int, ...]:
     """Read cards typed as numbers (``"1 2 5"``) or ``"all"``; each from 1 to ``num_cards``."""
     text = str(text).strip().lower()

@@ -20,8 +20,8 @@ from ..numbers import number, signed, significant
 from ._guard import guarded
 from .assets import style_html
 from .explore_data import (
-    ALGORITHMS, bid_table, goofspiel_solution, learning_trace, matrix_report, matrix_text, mix_text, parse_cards,
-    parse_labelled_matrix, preset, preset_names, render_matrix_html, steps_text, survivors_after,
+    ALGORITHMS, FULL_DECK, bid_table, full_deck_solution, goofspiel_solution, learning_trace, matrix_report, matrix_text,
+    mix_text, parse_cards, parse_labelled_matrix, preset, preset_names, render_matrix_html, steps_text, survivors_after,
 )
 
 _WIDE = widgets.Layout(width="auto", min_width="240px")
@@ -182,7 +182,8 @@ class StrategyExplorer(Explorer):
     def __init__(self, num_cards: int = 5):
         super().__init__("Goofspiel strategy explorer", "two players, solved exactly: the optimal bid for each prize")
         self._initial = num_cards
-        self.num_cards = widgets.Dropdown(options=list(range(2, 9)), value=num_cards, description="Cards", style=_STYLE)
+        decks = [(str(n), n) for n in range(2, 9)] + [("13, the full deck", FULL_DECK)]
+        self.num_cards = widgets.Dropdown(options=decks, value=num_cards, description="Cards", style=_STYLE)
         self.objective = widgets.Dropdown(options=[("most points", "points"), ("win the game", "win")], value="points",
                                           description="Aim", style=_STYLE)
         self.ties = widgets.Dropdown(options=["discard", "carry"], value="discard", description="Ties", style=_STYLE)
@@ -216,11 +217,17 @@ class StrategyExplorer(Explorer):
         hand, opp = parse_cards(self.hand.value, n, "your hand"), parse_cards(self.opp_hand.value, n, "opponent's hand")
         prizes = parse_cards(self.prizes.value, n, "prizes left")
         self._say(f"Solving {n}-card Goofspiel…")
-        solution = goofspiel_solution(n, self.objective.value, self.ties.value)
+        source = None
+        if n == FULL_DECK:
+            solution, source = full_deck_solution(self.objective.value, self.ties.value, hand, opp, prizes,
+                                                  self.lead.value, self.pot.value)
+        else:
+            solution = goofspiel_solution(n, self.objective.value, self.ties.value)
         table, values, before = bid_table(solution, hand, opp, prizes, self.lead.value, self.pot.value)
         self.table = table
-        self._say(value_text(before, values, prizes, self.objective.value,
-                             symmetric=hand == opp and self.lead.value == 0 and self.pot.value == 0))
+        text = value_text(before, values, prizes, self.objective.value,
+                          symmetric=hand == opp and self.lead.value == 0 and self.pot.value == 0)
+        self._say(text if source is None else f"{text} (From {source}.)")
         self._picture.value = _svg(heatmap_figure(table, hand, prizes))
 
     def _clear(self) -> None:
