@@ -259,8 +259,8 @@ def full_deck_solution(objective: str, ties: str, hand, opp_hand, prizes, lead: 
     2. the opening book the package ships (points, ties discard): hands of 12
        or 13 cards;
     3. the rest of the hand from this position, solved exactly on the spot
-       when that is at most :data:`EXPLORER_MAX_GAMES` turn games (9 cards
-       each for points and ties discard; fewer for the other rules).
+       when that is at most :data:`EXPLORER_MAX_GAMES` turn games (9 or 10
+       cards each for points and ties discard; fewer for the other rules).
     """
     from ..solvers.opening import shipped_opening
     from ..solvers.storage import find_solution
@@ -279,7 +279,7 @@ def full_deck_solution(objective: str, ties: str, hand, opp_hand, prizes, lead: 
 def _endgame(objective, ties, hand, opp_hand, prizes, lead, pot):
     from ..solvers.exact import TooBigError, solve_endgame
 
-    advice = ("Take cards out of the hands and prizes (with points and ties discard, up to 9 each is solved on "
+    advice = ("Take cards out of the hands and prizes (with points and ties discard, up to 10 each is solved on "
               "the spot), or run 'gopskit solve --cards 13' once (about 8 minutes and 2.7 GB on disk) to explore "
               "every position of the full deck")
     if len(hand) > _TRIED_UP_TO:  # even the tables of such an endgame take seconds to build, and it is far too big
