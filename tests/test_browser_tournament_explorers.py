@@ -93,3 +93,26 @@ def test_the_matrix_explorer_writes_numbers_as_people_do(class_server, page, tmp
     assert not NOISE.search(summary + status_text(page))
     shots = Path(os.environ.get("GOPSKIT_SCREENSHOTS") or tmp_path)
     page.screenshot(path=str(shots / "matrix-explorer-rps-1280.png"), full_page=True)
+
+
+def test_the_strategy_explorer_shows_the_full_deck(class_server, page):
+    """13 cards: the opening position from the shipped book, then a 9-card position solved on the click."""
+    from gopskit.solvers.exact import solve_endgame
+
+    open_app(page, class_server, "strategy_explorer.ipynb")
+    page.locator(".gopskit-board select").first.select_option("13, the full deck")
+    page.wait_for_function("() => document.querySelector('.gopskit-status').innerText.includes('opening book')",
+                           timeout=60_000)
+    assert "Worth 0 to you" in status_text(page) and "(symmetry)" in status_text(page)
+    hand, opp, prizes = [1, 3, 4, 6, 8, 9, 10, 11, 13], [2, 3, 5, 6, 7, 9, 11, 12, 13], [1, 2, 4, 5, 7, 8, 10, 12, 13]
+    boxes = page.locator(".gopskit-board input[type='text']")
+    for box, cards in zip([boxes.nth(i) for i in range(3)], (hand, opp, prizes)):
+        box.fill(" ".join(map(str, cards)))
+    page.locator(".gopskit-new-game").first.click()
+    page.wait_for_function("() => document.querySelector('.gopskit-status').innerText.includes('solved exactly just now')",
+                           timeout=60_000)
+    status = status_text(page)
+    truth = solve_endgame(hand, opp, prizes).value(hand, opp, prizes)
+    worth = float(re.search(r"Worth ([-+]?[\d.]+) to you", status).group(1))
+    assert abs(worth - truth) <= 0.005 and worth < -1 and not NOISE.search(status)
+    assert page.locator(".gopskit-picture svg").count() == 1
