@@ -73,7 +73,15 @@ class BidComparison:
 
 
 def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: int = MAX_SOLVED_CARDS) -> BidComparison:
-    """Compare every student bid of a two-player Goofspiel room with the equilibrium and ``bots``."""
+    """Compare every student bid of a two-player Goofspiel room with the equilibrium and ``bots``.
+
+    Decks up to ``max_cards`` are solved whole. A bigger deck's equilibrium
+    is taken wherever it is known exactly, as the equilibrium bot knows it
+    (:class:`_ExactWhereKnown`): the whole game from a complete solution on
+    this machine, else the shipped opening book for the 13-card game's first
+    two turns and an exact solve of the rest of each hand from 9 cards in
+    each hand; bids elsewhere get no equilibrium, and the note says how many.
+    """
     decisions, notes, solutions = [], set(), {}
     for table in export.tables:
         record = table["record"]
@@ -85,6 +93,14 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
         solution = _solution(rules, max_cards, solutions, notes)
         students = [s["seat"] for s in table["seats"] if s["kind"] == "student"]
         decisions.extend(_table_decisions(table, record, rules, students, solution, bots))
+    unknown = sum(d["equilibrium"] is None for d in decisions if d.get("partial"))
+    if unknown:
+        notes.add(f"{unknown} of {len(decisions)} student bids have no known equilibrium: beyond {max_cards} cards it "
+                  f"is known once 9 cards are left in each hand, and in the 13-card game's first two turns (ties "
+                  f"discard), unless 'gopskit solve --cards N' was run on this machine; the equilibrium mean and the "
+                  f"support share leave those bids out")
+    for d in decisions:
+        d.pop("partial", None)
     return _summarise(export.room["code"], tuple(bots), decisions, "; ".join(sorted(notes)))
 
 
@@ -103,16 +119,35 @@ def _unsupported(rules) -> str | None:
 
 def _solution(rules, max_cards, cache, notes):
     standard = rules.ties in ("discard", "carry") and not rules.ace_high and rules.prize_order == "shuffled"
-    if not standard or rules.num_cards > max_cards:
-        notes.add(f"no equilibrium for these options (it is known for shuffled prizes, ties discard or carry, "
-                  f"no high Ace, up to {max_cards} cards)")
+    if not standard:
+        notes.add("no equilibrium for these options (it is known for shuffled prizes, ties discard or carry, "
+                  "no high Ace)")
         return None
     key = (rules.num_cards, rules.ties)
     if key not in cache:
-        from ..solvers import solve_goofspiel
+        if rules.num_cards > max_cards:
+            cache[key] = _ExactWhereKnown(rules)
+        else:
+            from ..solvers import solve_goofspiel
 
-        cache[key] = solve_goofspiel(num_cards=rules.num_cards, objective="points", ties=rules.ties)
+            cache[key] = solve_goofspiel(num_cards=rules.num_cards, objective="points", ties=rules.ties)
     return cache[key]
+
+
+class _ExactWhereKnown:
+    """A big deck's equilibrium policy where the equilibrium bot knows it exactly, else None."""
+
+    partial = True
+
+    def __init__(self, rules):
+        from ..agents.equilibrium import EquilibriumBot
+
+        self.bot = EquilibriumBot(progress=False)
+        self.bot.reset(rules, 0, np.random.default_rng(0))
+
+    def policy_at(self, obs) -> dict | None:
+        policy = self.bot.policy(obs)
+        return None if self.bot.source == "estimate" else policy
 
 
 def _table_decisions(table, record, rules, students, solution, bots) -> list:
@@ -128,6 +163,7 @@ def _table_decisions(table, record, rules, students, solution, bots) -> list:
             row = {"table": table["number"], "turn": turn + 1, "player": table["seats"][seat]["name"],
                    "prize": obs.prize, "bid": bids[seat], "hand": list(obs.hand)}
             row["equilibrium"] = _equilibrium(solution, obs, seat) if solution is not None else None
+            row["partial"] = getattr(solution, "partial", False)
             for number, name in enumerate(bots):
                 row[name] = _bot_mean(name, rules, seat, obs, seed=(table["number"], turn, number))
             out.append(row)
@@ -136,7 +172,9 @@ def _table_decisions(table, record, rules, students, solution, bots) -> list:
     return out
 
 
-def _equilibrium(solution, obs, seat) -> dict:
+def _equilibrium(solution, obs, seat) -> dict | None:
+    if isinstance(solution, _ExactWhereKnown):
+        return solution.policy_at(obs)
     prizes = set(obs.unseen_prizes) | {obs.prize}
     pot = sum(obs.offer) - obs.prize
     return solution.policy(obs.hand, obs.hands[1 - seat], prizes, obs.prize, pot=pot)
