@@ -11,9 +11,10 @@ Up to 8 cards the bot plays the exact equilibrium (expected margin at least
 when a complete 13-card solution is in the cache (``gopskit solve --cards
 13``, or ``--solution FOLDER`` here, which links a solution folder into a
 private cache), else the shipped opening book for the first two turns, its
-heuristic for the next two and an exact endgame solve for the last nine. ``--against-heuristic`` adds the bot's heuristic alone
-(``use_stored=False``) as an opponent, and the slowest move is printed
-(the bot must answer within a second).
+heuristic for the next two and an exact endgame solve for the last nine.
+``--against-heuristic`` adds the bot's heuristic alone
+(``use_stored=False``) as an opponent. The slowest move is printed, overall
+and for each way the bot chose its moves (it must answer within a second).
 
     python benchmarks/bench_equilibrium_bot.py                    # 8 cards x 2000 games, 13 cards x 400
     python benchmarks/bench_equilibrium_bot.py --cards 13 --games 1000
@@ -38,13 +39,15 @@ class TimedBot(EquilibriumBot):
     """The equilibrium bot, keeping its slowest move and what chose its moves."""
 
     slowest = 0.0
-    sources: dict = {}
+    sources: dict = {}  # source -> [moves, slowest move's seconds]
 
     def act(self, obs):
         started = time.perf_counter()
         move = super().act(obs)
-        TimedBot.slowest = max(TimedBot.slowest, time.perf_counter() - started)
-        TimedBot.sources[self.source] = TimedBot.sources.get(self.source, 0) + 1
+        took = time.perf_counter() - started
+        TimedBot.slowest = max(TimedBot.slowest, took)
+        moves, slowest = TimedBot.sources.get(self.source, (0, 0.0))
+        TimedBot.sources[self.source] = (moves + 1, max(slowest, took))
         return move
 
 
@@ -70,7 +73,7 @@ def report(cards: int, games: int, seed: int, ties: str, against_heuristic: bool
         started = time.perf_counter()
         m = margins(rules, opponent, games, seed)
         se = m.std(ddof=1) / np.sqrt(len(m))
-        chosen = ", ".join(f"{k} {v}" for k, v in sorted(TimedBot.sources.items()))
+        chosen = ", ".join(f"{k} {n} (slowest {t:.2f} s)" for k, (n, t) in sorted(TimedBot.sources.items()))
         print(f"{label:>14} {m.mean():>8.2f} {se:>7.2f} {m.mean() / se:>6.1f} {np.mean(m > 0):>6.1%} "
               f"{np.mean(m == 0):>6.1%} {np.mean(m < 0):>6.1%} {time.perf_counter() - started:>8.1f} "
               f"{TimedBot.slowest:>11.3f}s  {chosen}", flush=True)
