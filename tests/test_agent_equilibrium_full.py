@@ -112,25 +112,25 @@ def test_a_deck_it_solves_is_solved_in_the_background_as_the_game_starts(tmp_pat
     assert bot.source == "exact solution"
 
 
-def test_at_thirteen_cards_only_the_third_and_fourth_turns_are_estimated(monkeypatch):
-    """Shipped book for turns 1-2, estimate for 3-4, then one exact 9-card endgame solve serves the rest of the hand."""
+def test_at_thirteen_cards_only_the_third_turn_is_estimated(monkeypatch):
+    """Shipped book for turns 1-2, estimate for turn 3, then one exact solve of turn 4 and the rest serves the hand."""
     from gopskit.agents import equilibrium
-    from gopskit.solvers.exact import solve_endgame
+    from gopskit.solvers import exact
 
     monkeypatch.setattr(equilibrium, "_ENDGAMES", {})
     solves = []
-    real = solve_endgame
+    real = exact.solve_turn_endgame
 
     def counted(*args, **kwargs):
         solves.append(len(args[0]))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("gopskit.solvers.exact.solve_endgame", counted)
+    monkeypatch.setattr(exact, "solve_turn_endgame", counted)
     bot = EquilibriumBot(progress=False)
     turns = list(_play(bot, Goofspiel(num_cards=13), seed=21))
-    assert [source for *_, source in turns] == ["opening book"] * 2 + ["estimate"] * 2 + ["exact endgame"] * 9
-    assert solves == [9]
-    for obs, policy, _source in turns[4:]:
+    assert [source for *_, source in turns] == ["opening book"] * 2 + ["estimate"] + ["exact endgame"] * 10
+    assert solves == [10]
+    for obs, policy, _source in turns[3:]:
         pos = EquilibriumBot.position(obs)
-        here = real(pos["hand"], pos["opp_hand"], pos["prizes"])  # solved afresh from this very position
+        here = exact.solve_endgame(pos["hand"], pos["opp_hand"], pos["prizes"])  # solved afresh from this position
         _assert_unexploitable(here, obs, policy)  # no reply gains on the bot's bid: an equilibrium bid

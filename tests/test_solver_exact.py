@@ -305,6 +305,42 @@ def test_pruned_endgame_tables_are_much_smaller_from_a_real_position():
     assert len(pruned[9]) == 2 and sum(map(len, pruned)) * 4 < sum(layer.num_patterns for layer in every)
 
 
+@settings(max_examples=60, deadline=None)
+@given(thirteen_card_endgames(most=4), st.sampled_from(MODES), st.integers(-6, 6), st.integers(0, 5), st.data())
+def test_one_turn_and_the_rest_agree_with_the_whole_endgame(endgame, mode, lead, pot, data):
+    """solve_turn_endgame solves only what follows the turned prize: the same turn, value and rest."""
+    from gopskit.solvers.exact import solve_turn_endgame
+
+    hand, opp, prizes = endgame
+    objective, ties = mode
+    lead, pot = (lead if objective == "win" else 0), (pot if ties == "carry" else 0)
+    prize = data.draw(st.sampled_from(prizes))
+    turn = solve_turn_endgame(hand, opp, prizes, prize, objective, ties, lead=lead, pot=pot)
+    whole = solve_endgame(hand, opp, prizes, objective, ties, lead=lead, pot=pot)
+    M = whole.turn_matrix(hand, opp, prizes, prize, lead=lead, pot=pot)
+    assert turn.matrix == pytest.approx(M, abs=1e-9)
+    assert turn.value == pytest.approx(whole.value(hand, opp, prizes, prize, lead=lead, pot=pot), abs=1e-9)
+    x = np.array([turn.policy[c] for c in hand])
+    assert x.min() >= 0 and x.sum() == pytest.approx(1.0) and (x @ M).min() >= turn.value - 1e-9
+    rest = [c for c in prizes if c != prize]
+    k = len(rest)
+    h, o = (data.draw(st.lists(st.sampled_from(cards), min_size=k, max_size=k, unique=True)) for cards in (hand, opp))
+    assert turn.rest.value(h, o, rest) == pytest.approx(whole.value(h, o, rest), abs=1e-9)
+
+
+def test_one_turn_refuses_what_it_cannot_solve():
+    from gopskit.solvers.exact import TooBigError, solve_turn_endgame
+
+    with pytest.raises(PositionError, match="prize 4 is not one of the prize cards"):
+        solve_turn_endgame([1, 2], [1, 3], [2, 5], 4)
+    with pytest.raises(PositionError, match="at least one"):
+        solve_turn_endgame([], [], [], 1)
+    with pytest.raises(PositionError, match="pot must be 0"):
+        solve_turn_endgame([1, 2], [1, 3], [2, 5], 2, pot=2)
+    with pytest.raises(TooBigError, match="more than the 10 allowed here"):
+        solve_turn_endgame([1, 2, 3, 4], [1, 3, 5, 7], [2, 5, 8, 9], 2, max_games=10)
+
+
 # ---------------------------------------------------------------- errors ---
 @pytest.mark.parametrize("kwargs", [{"num_cards": 0}, {"num_cards": 14}, {"num_cards": True}, {"num_cards": 2.5},
                                     {"objective": "margin"}, {"ties": "unique"}])

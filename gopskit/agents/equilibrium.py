@@ -17,11 +17,12 @@ solution can be had without solving on the spot:
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:
 
-1. With ``endgame_cards`` cards (9 by default) or fewer left, it solves the
-   rest of the hand exactly (:func:`gopskit.solvers.exact.solve_endgame`,
-   about half a second for 9 cards, once per hand: the solution covers
-   every later turn) and plays that optimal mixed bid. At 13 cards with
-   the opening book, only the third and fourth turns are left to step 2.
+1. With ``endgame_cards`` cards (10 by default) or fewer left, it solves
+   the turn and the rest of the hand after it exactly
+   (:func:`gopskit.solvers.exact.solve_turn_endgame`, about a second for
+   10 cards, once per hand: the solution covers every later turn) and
+   plays that optimal mixed bid. At 13 cards with the opening book, only
+   the third turn is left to step 2.
 2. Before that, it solves the turn as a matrix game: each pair of bids is
    scored by the points it wins or loses now plus an estimate of the rest,
    and the bot plays that game's optimal mixed bid. The estimate,
@@ -47,8 +48,8 @@ from . import register
 from .base import Agent
 
 EXACT_UP_TO = 9
-ENDGAME_CARDS = 9
-_ENDGAMES_KEPT = 4  # endgame solutions kept per process (a 9-card one holds about 6 MB)
+ENDGAME_CARDS = 10
+_ENDGAMES_KEPT = 4  # endgame solutions kept per process (a 10-card one holds about 10 MB)
 
 
 # The estimate's weights, for m cards left in each hand: uniform, rank, and
@@ -220,7 +221,7 @@ class EquilibriumBot(Agent):
             return solution.policy(**pos)
         if len(pos["hand"]) <= self.endgame_cards:
             self.source = "exact endgame"
-            return self._endgame(pos, obs.ties).policy(**{**pos, "lead": 0})
+            return self._endgame_policy(pos, obs.ties)
         self.source = "estimate"
         from ..solvers._exact_lp import matrix_game  # numba: loaded on first use, not when bots are listed
 
@@ -229,27 +230,35 @@ class EquilibriumBot(Agent):
         x = np.where(x < 1e-12, 0.0, x)
         return {card: float(p) for card, p in zip(pos["hand"], x / x.sum())}
 
-    def _endgame(self, pos, ties):
-        """The exact solution of the rest of this hand, solved once and reused while it covers the position.
+    def _endgame_policy(self, pos, ties) -> dict:
+        """The exact policy of a late turn: the rest of this hand is solved once, at its first such turn.
 
-        Solutions are kept per process, not per bot: a classroom table makes
-        a fresh bot for every move, and the first endgame move's solve then
-        serves the rest of the hand.
+        That first turn is solved with everything after it
+        (:func:`gopskit.solvers.exact.solve_turn_endgame`); the later turns
+        of the hand are positions of its ``rest``. Solutions are kept per
+        process, not per bot: a classroom table makes a fresh bot for every
+        move, and the first endgame move's solve then serves the rest of
+        the hand.
         """
-        from ..solvers.exact import solve_endgame
+        from ..solvers.exact import solve_turn_endgame
 
+        hand, opp, prizes, prize, pot = pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"]
         with _ENDGAMES_LOCK:
-            for (hand, opp, prizes, pot, kept_ties), solution in reversed(_ENDGAMES.items()):
-                if (kept_ties == ties and set(pos["hand"]) <= set(hand) and set(pos["opp_hand"]) <= set(opp)
-                        and set(pos["prizes"]) <= set(prizes)
-                        and pos["pot"] <= pot + sum(prizes) - sum(pos["prizes"])):
-                    return solution
-            key = (pos["hand"], pos["opp_hand"], pos["prizes"], pos["pot"], ties)
-            solution = solve_endgame(pos["hand"], pos["opp_hand"], pos["prizes"], "points", ties, pot=pos["pot"])
+            for (kept_ties, *_root), turn in reversed(_ENDGAMES.items()):
+                if kept_ties != ties:
+                    continue
+                if (turn.hand, turn.opp_hand, turn.prizes, turn.prize, turn.pot) == (hand, opp, prizes, prize, pot):
+                    return turn.policy
+                rest = set(turn.prizes) - {turn.prize}
+                if (set(hand) <= set(turn.hand) and set(opp) <= set(turn.opp_hand) and set(prizes) <= rest
+                        and len(hand) < len(turn.hand)
+                        and pot <= turn.pot + turn.prize + sum(rest) - sum(prizes)):
+                    return turn.rest.policy(hand, opp, prizes, prize, pot=pot)
+            turn = solve_turn_endgame(hand, opp, prizes, prize, "points", ties, pot=pot)
             if len(_ENDGAMES) >= _ENDGAMES_KEPT:
                 _ENDGAMES.pop(next(iter(_ENDGAMES)))
-            _ENDGAMES[key] = solution
-            return solution
+            _ENDGAMES[(ties, hand, opp, prizes, prize, pot)] = turn
+            return turn.policy
 
     def act(self, obs):
         policy = self.policy(obs)
@@ -259,7 +268,7 @@ class EquilibriumBot(Agent):
 
 
 _WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that solution
-_ENDGAMES: dict = {}  # (hand, opp_hand, prizes, pot, ties) -> its endgame solution, oldest first
+_ENDGAMES: dict = {}  # (ties, hand, opp_hand, prizes, prize, pot) -> its TurnEndgame, oldest first
 _ENDGAMES_LOCK = threading.Lock()
 
 

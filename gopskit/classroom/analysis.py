@@ -79,7 +79,7 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
     is taken wherever it is known exactly, as the equilibrium bot knows it
     (:class:`_ExactWhereKnown`): the whole game from a complete solution on
     this machine, else the shipped opening book for the 13-card game's first
-    two turns and an exact solve of the rest of each hand from 9 cards in
+    two turns and an exact solve of the rest of each hand from 10 cards in
     each hand; bids elsewhere get no equilibrium, and the note says how many.
     """
     decisions, notes, solutions = [], set(), {}
@@ -96,7 +96,7 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
     unknown = sum(d["equilibrium"] is None for d in decisions if d.get("partial"))
     if unknown:
         notes.add(f"{unknown} of {len(decisions)} student bids have no known equilibrium: beyond {max_cards} cards it "
-                  f"is known once 9 cards are left in each hand, and in the 13-card game's first two turns (ties "
+                  f"is known once 10 cards are left in each hand, and in the 13-card game's first two turns (ties "
                   f"discard), unless 'gopskit solve --cards N' was run on this machine; the equilibrium mean and the "
                   f"support share leave those bids out")
     for d in decisions:

@@ -48,24 +48,35 @@ def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
 
 
 def _block_steps(solution: LayeredSolution, j: int, blocks: int):
-    """Calls of the compiled layer solver: ``(q_from, q_to, work)`` per call.
+    """Calls of the compiled layer solver: ``(q_from, q_to, p_from, p_to, work)`` per call.
 
     Layer ``j``'s prize sets are cut into runs of ``MEMO_RUN`` (the last one
     shorter); each call hands one run to each of the ``blocks`` threads. A
-    thread's memo of supports (see :func:`._exact_kernel.solve_layer`)
-    starts afresh with every run, so the values do not depend on the number
-    of threads or on where a solve was cut off and resumed. ``work`` is
-    the progress bar's unit (:func:`._small_layers.prize_set_work`).
+    call with fewer runs than threads (a small layer, or the last call of
+    a layer) splits each run's patterns between threads instead, so both
+    cores work on an endgame's top layers too. A thread's memo of supports
+    (see :func:`._exact_kernel.solve_layer`) starts afresh with every run
+    and each pattern's turn games are met in the same order however the
+    patterns are split, so the values do not depend on the number of
+    threads or on where a solve was cut off and resumed. ``work`` is the
+    progress bar's unit (:func:`._small_layers.prize_set_work`).
     """
-    nq = solution.tables.layers[j].num_prize_sets
+    layer = solution.tables.layers[j]
+    nq, npat = layer.num_prize_sets, layer.num_patterns
     cumulative = np.concatenate([[0], np.cumsum(prize_set_work(solution, j))])
     starts = list(range(0, nq, MEMO_RUN))
+    canonical = np.concatenate([[0], np.cumsum(layer.swap >= np.arange(npat))])
     for first in range(0, len(starts), blocks):
-        runs = starts[first:first + blocks]
-        q_from = np.array(runs + [nq] * (blocks - len(runs)), dtype=np.int64)
-        q_to = np.minimum(q_from + MEMO_RUN, nq)
-        work = int(sum(cumulative[b] - cumulative[a] for a, b in zip(q_from, q_to)))
-        yield q_from, q_to, work
+        runs = [(q, min(q + MEMO_RUN, nq)) for q in starts[first:first + blocks]]
+        parts = max(1, blocks // len(runs))
+        # pattern cuts that give each part about as many canonical patterns (those a block solves)
+        cuts = np.searchsorted(canonical, np.linspace(0, canonical[-1], parts + 1)[1:-1], side="left")
+        edges = [0, *(int(c) for c in cuts), npat]
+        chosen = [(a, b, edges[k], edges[k + 1]) for a, b in runs for k in range(parts)]
+        chosen += [(nq, nq, 0, 0)] * (blocks - len(chosen))
+        q_from, q_to, p_from, p_to = (np.array(column, dtype=np.int64) for column in zip(*chosen))
+        work = int(sum(cumulative[b] - cumulative[a] for a, b in runs))
+        yield q_from, q_to, p_from, p_to, work
 
 
 def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None,
@@ -107,19 +118,19 @@ def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, metho
     for j in range(first, len(tables.layers)):
         layer_started = time.perf_counter()
         layer, below = tables.layers[j], tables.layers[j - 1]
-        counts = np.zeros((layer.num_prize_sets, 4), dtype=np.int64)
-        vals = _allocated(sol, j)
         blocks = max(1, numba.get_num_threads())
+        counts = np.zeros((blocks, layer.num_prize_sets, 4), dtype=np.int64)
+        vals = _allocated(sol, j)
         memo = np.zeros((blocks, layer.num_patterns, len(values), 2), dtype=np.int16)
-        for q_from, q_to, work in _block_steps(sol, j, blocks):
-            solve_layer(j, q_from, q_to, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
+        for q_from, q_to, p_from, p_to, work in _block_steps(sol, j, blocks):
+            solve_layer(j, q_from, q_to, p_from, p_to, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
                         layer.swap, vals, sol.bases[j - 1], sol.values[j - 1], below.prize_sums,
                         tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts, gap,
                         memo)
             if progress is not None:
                 progress.update(work)
         del memo
-        pure, simplex, failed, support = (int(c) for c in counts.sum(axis=0))
+        pure, simplex, failed, support = (int(c) for c in counts.sum(axis=(0, 1)))
         sol.stats.pure += pure
         sol.stats.simplex += simplex + support
         sol.stats.support += support

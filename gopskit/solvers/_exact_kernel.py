@@ -200,11 +200,15 @@ def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_
 
 
 @njit(parallel=True, cache=True)
-def solve_layer(j, q_from, q_to, masks, sums, base, child, outcome, swap, vals,
+def solve_layer(j, q_from, q_to, p_from, p_to, masks, sums, base, child, outcome, swap, vals,
                 base_c, vals_c, sums_c, rank_of_mask, values, total_points, slack, win, carry, counts, gap, memo):
-    """Solve prize sets ``q_from[b]..q_to[b]-1`` of layer ``j`` for every block ``b`` (one thread each).
+    """Solve prize sets ``q_from[b]..q_to[b]-1``, patterns ``p_from[b]..p_to[b]-1``, of layer ``j``
+    for every block ``b`` (one thread each).
 
-    ``counts[q]`` = (pure, simplex, failed, on a neighbour's support). A block
+    Blocks share a prize set only when a layer has too few prize sets to
+    keep every thread busy (an endgame's top layers); they then split its
+    patterns, and each adds its own tallies to ``counts[q]`` = (pure,
+    simplex, failed, on a neighbour's support). A block
     walks its prize sets in order, so consecutive prize sets differ in few
     prizes and ``memo[b]`` (the supports its last turn games used, see
     :func:`_position_value`) is usually right. The memo is cleared at every
@@ -215,7 +219,6 @@ def solve_layer(j, q_from, q_to, masks, sums, base, child, outcome, swap, vals,
     A position holding a turn game that failed its certificate is written as
     NaN (and so is its mirror): see :func:`._exact_engine.settle_failed`.
     """
-    npat = child.shape[0]
     for b in prange(len(q_from)):
         M = np.empty((j, j))
         x, y = np.empty(j), np.empty(j)
@@ -229,7 +232,7 @@ def solve_layer(j, q_from, q_to, masks, sums, base, child, outcome, swap, vals,
             S = sums[q]
             C = slack + total_points - S
             size = extra_size(C, win, carry)
-            for pattern in range(npat):
+            for pattern in range(p_from[b], p_to[b]):
                 mirror = swap[pattern]
                 if mirror < pattern:
                     continue
@@ -247,4 +250,4 @@ def solve_layer(j, q_from, q_to, masks, sums, base, child, outcome, swap, vals,
                         vals[base[q] + pattern * size + extra_index(lead, pot, C, win, carry)] = v
                         vals[base[q] + mirror * size + extra_index(-lead, pot, C, win, carry)] = -v
             for k in range(4):
-                counts[q, k] = tally[k]
+                counts[b, q, k] = tally[k]

@@ -40,6 +40,7 @@ values and counts with numpy alone (docs/solver.md, "Start-up time").
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import warnings
 from collections.abc import Iterable
@@ -368,4 +369,88 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     return GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
 
 
-__all__ = ["GoofspielSolution", "PositionError", "TooBigError", "solve_endgame", "solve_goofspiel", "OBJECTIVES", "TIE_RULES"]
+@dataclasses.dataclass(frozen=True)
+class TurnEndgame:
+    """One turned prize solved exactly, with the rest of the hand after it (:func:`solve_turn_endgame`).
+
+    ``matrix`` is the turn's payoff matrix for the holder (rows ``hand``,
+    columns ``opp_hand``, both sorted), ``value`` its value, ``policy`` the
+    holder's optimal mixed bid and ``rest`` the solution of every position
+    that can follow the turn.
+    """
+
+    hand: tuple
+    opp_hand: tuple
+    prizes: tuple
+    prize: int
+    lead: int
+    pot: int
+    matrix: np.ndarray
+    value: float
+    policy: dict
+    rest: GoofspielSolution
+
+
+def solve_turn_endgame(hand, opp_hand, prizes, prize, objective: str = "points", ties: str = "discard",
+                       lead: int = 0, pot: int = 0, max_games: int | None = None) -> TurnEndgame:
+    """Solve the turn just turned (``prize``) and the rest of the hand after it.
+
+    Cheaper than :func:`solve_endgame` on the same position, which solves
+    the turn for every prize that could have been turned: only the prize
+    sets without ``prize`` are solved (from a 13-card deal, 10 cards each
+    in about 0.8 s on two cores instead of 2.5 s), then the turn itself as
+    one matrix game over the values it leads to.
+
+    >>> turn = solve_turn_endgame([9, 12, 13], [10, 11, 13], [1, 7, 13], prize=13)
+    >>> turn.policy, turn.value  # King ties King; then the 12 beats either card on the 7, the 9 loses the 1
+    ({9: 0.0, 12: 0.0, 13: 1.0}, 6.0)
+    >>> turn.rest.value([12, 13], [10, 13], [1, 7])  # every position after the turn is solved too
+    1.0
+    """
+    check_options(MAX_CARDS, objective, ties)
+    deck = range(1, MAX_CARDS + 1)
+    hand, opp = _card_set("hand", hand, deck), _card_set("opp_hand", opp_hand, deck)
+    prize_cards = _card_set("prizes", prizes, deck)
+    if not len(hand) == len(opp) == len(prize_cards) or not hand:
+        raise PositionError("both hands and the prizes still to win must be equally many cards, at least one")
+    if isinstance(prize, bool) or not isinstance(prize, numbers.Integral) or int(prize) not in prize_cards:
+        raise PositionError(f"prize {prize!r} is not one of the prize cards still to win")
+    prize, lead, pot = int(prize), _whole("lead", lead), _whole("pot", pot)
+    if pot < 0 or (ties == "discard" and pot):
+        raise PositionError(f"pot must be 0 under ties='discard' and never negative, not {pot}")
+    win, carry = objective == "win", ties == "carry"
+    rest_prizes = tuple(c for c in prize_cards if c != prize)
+    offer = prize + pot if carry else prize
+    # what the turn can add to the lead and the pot still to be stored below it
+    slack = (abs(lead) + offer if win else 0) + (pot + prize if carry else 0)
+    from ._exact_tables import build_tables
+
+    tables = build_tables(rest_prizes, len(set(hand) | set(opp)), top=len(rest_prizes), hands=(hand, opp))
+    if max_games is not None:
+        from ._small_layers import turn_game_count
+
+        games = turn_game_count(LayeredSolution(tables, objective, ties, slack, allocate=False))
+        if games > max_games:
+            raise TooBigError(f"solving the rest of this hand means {games:,} turn games, more than the "
+                              f"{max_games:,} allowed here")
+    engine = _engine("solve_layers")(tables, objective, ties, slack=slack)
+    _warn_uncertified(engine.stats)
+    rest = GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
+    M = np.empty((len(hand), len(opp)))
+    for i, a in enumerate(hand):
+        for k, b in enumerate(opp):
+            won = int(np.sign(a - b))
+            after_lead = lead + won * offer if (won or not carry) else lead
+            after_pot = pot + prize if (carry and not won) else 0
+            later = rest.value([c for c in hand if c != a], [c for c in opp if c != b], rest_prizes,
+                               lead=after_lead if win else 0, pot=after_pot)
+            M[i, k] = later if win else won * offer + later
+    from ._exact_engine import solve_certified
+
+    value, x, _y, _method = solve_certified(M)
+    x = np.where(x < 1e-12, 0.0, x)
+    policy = {card: float(p) for card, p in zip(hand, x / x.sum())}
+    return TurnEndgame(hand, opp, prize_cards, prize, lead, pot, M, float(value), policy, rest)
+
+
+__all__ = ["GoofspielSolution", "PositionError", "TooBigError", "TurnEndgame", "solve_endgame", "solve_turn_endgame", "solve_goofspiel", "OBJECTIVES", "TIE_RULES"]
