@@ -230,21 +230,27 @@ def test_bots_choose_while_the_person_thinks_and_keep_their_choice():
         name = "spy"
         classifier = {"stochastic": False, "memory": "none", "uses_opponent_bids": False, "games": ("goofspiel",)}
         seen: list = []
+        screens: list = []
+        board = None
 
         def act(self, observation):
             self.seen.append(observation)
+            self.screens.append((self.board.turn, self.board._table.value, self.board.status))
             return max(observation.legal_moves)
 
     spy = Spy()
     board = GoofspielBoard(num_cards=4, seed=14)
-    board.agents[1] = spy  # seat the spy directly: the panel only lists registered bots
+    board.agents[1], spy.board = spy, board  # seat the spy directly: the panel only lists registered bots
     board._bot_moves = {}
     board._think_ahead()
     assert len(spy.seen) == 1 and spy.seen[0].turn == 0
+    before = board._table.value
     board.click_card(2)
     board.confirm()
     assert board.state.record()["bids"][0] == [2, 4]
     assert len(spy.seen) == 2 and spy.seen[1].turn == 1  # the next turn's choice, made after the reveal
+    # ... and after the board showed that turn: a slow bot never holds the new turn off the screen
+    assert spy.screens[1] == (1, board._table.value, board.status) and board._table.value != before
 
 
 def test_gops_for_three_opens_against_two_different_bots():
