@@ -107,5 +107,37 @@ def test_gopskit_solve_bad_input_exits_2_with_one_line(argv, message, capsys):
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+def test_a_solve_too_big_for_the_machine_is_refused_before_any_work(tmp_path, capsys):
+    """13 cards "win" with ties carried stores 473 billion values: no machine here holds them."""
+    folder = tmp_path / "layers"
+    argv = ["solve", "--quiet", "--cards", "13", "--objective", "win", "--ties", "carry", "--checkpoint", str(folder)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gopskit: 13 cards, objective=win, ties=carry needs ")
+    assert "TiB of memory at once for its values" in err and "TiB on disk" in err and "the largest deck that fits" in err
+    assert err.count("\n") == 1 and "Traceback" not in err and not folder.exists()
+
+
+def test_what_a_solve_needs_is_its_layers_values(tmp_path):
+    from gopskit.solvers._small import plain_game_tables
+    from gopskit.solvers._small_layers import LayeredSolution, layer_value_counts
+    from gopskit.solvers.cli import SolveTooBigError, check_fits, solve_needs
+
+    for n, objective, ties in [(5, "points", "discard"), (6, "win", "carry"), (7, "win", "discard"), (8, "points", "carry")]:
+        sizes = LayeredSolution(plain_game_tables(n), objective, ties, allocate=False).layer_sizes()
+        assert layer_value_counts(n, objective, ties) == sizes
+        assert solve_needs(n, objective, ties, checkpoint=False) == (8 * sum(sizes), 0)
+        assert solve_needs(n, objective, ties, checkpoint=True) == (8 * max(map(sum, zip(sizes, sizes[1:]))), 8 * sum(sizes))
+    gib = 2**30
+    check_fits((13, "points", "discard"), None, memory=4 * gib)  # without a layer folder every layer is in memory
+    with pytest.raises(SolveTooBigError, match=r"needs 2.5 GiB of memory at once for its values \(this machine has 2.0 GiB\)"):
+        check_fits((13, "points", "discard"), None, memory=2 * gib)
+    with pytest.raises(SolveTooBigError, match=r"1.7 GiB of memory.*the largest deck that fits here under these options is 12 cards"):
+        check_fits((13, "points", "discard"), tmp_path, memory=2 * gib, disk=10 * gib)
+    with pytest.raises(SolveTooBigError, match=r"needs 2.5 GiB on disk \(1.0 GiB free for"):
+        check_fits((13, "points", "discard"), tmp_path, memory=8 * gib, disk=1 * gib)
+    check_fits((13, "points", "discard"), tmp_path, memory=8 * gib, disk=3 * gib)
+
+
 def test_docstring_examples():
     assert doctest.testmod(storage).failed == 0

@@ -243,6 +243,32 @@ def prize_set_work(solution: LayeredSolution, j: int) -> np.ndarray:
     return extra_sizes(solution.turned[j], solution.win, solution.carry) * _canonical_count(layer) * j * j
 
 
+def layer_value_counts(num_cards: int, objective: str, ties: str) -> list[int]:
+    """How many values each layer of the whole ``num_cards``-card game stores, without building its tables.
+
+    Patterns are counted by formula (a pattern of ``j`` cards each with
+    ``d`` cards in common has ``2j - d`` letters, ``j - d`` A's, as many
+    B's and ``d`` C's) and every prize set by its turned points, as
+    :class:`LayeredSolution` lays the values out: what a caller checks
+    before a solve that may not fit in memory or on disk.
+    """
+    from math import comb, factorial
+
+    win, carry = objective == "win", ties == "carry"
+    masks = np.arange(1 << num_cards)
+    sizes = np.array([bin(m).count("1") for m in masks])
+    sums = ((masks[:, None] >> np.arange(num_cards)) & 1) @ np.arange(1, num_cards + 1)
+    total = num_cards * (num_cards + 1) // 2
+    counts = []
+    for j in range(num_cards + 1):
+        patterns = sum(factorial(2 * j - d) // (factorial(d) * factorial(j - d) ** 2)
+                       for d in range(j + 1) if 2 * j - d <= num_cards) if j else 1
+        extras = int(extra_sizes(total - sums[sizes == j], win, carry).sum())
+        counts.append(patterns * extras)
+        assert extras >= comb(num_cards, j)
+    return counts
+
+
 def turn_game_count(solution: LayeredSolution) -> int:
     """How many turn games a solve of these tables meets: each canonical position, each prize it can turn.
 
