@@ -328,6 +328,21 @@ def test_one_turn_and_the_rest_agree_with_the_whole_endgame(endgame, mode, lead,
     assert turn.rest.value(h, o, rest) == pytest.approx(whole.value(h, o, rest), abs=1e-9)
 
 
+@pytest.mark.parametrize("objective,ties", MODES)
+def test_an_endgame_has_the_same_values_to_the_bit_on_one_thread_or_two(objective, ties):
+    """Two threads split an endgame layer's patterns; each pattern meets its turn games in the same order."""
+    from gopskit.solvers._exact_engine import solve_layers
+    from gopskit.solvers._exact_tables import build_tables
+    from gopskit.solvers.exact import ENDGAME_MEMO_RUN
+
+    hand, opp, prizes = [1, 3, 4, 6, 8, 10, 13], [2, 3, 5, 6, 9, 11, 12], [1, 2, 5, 7, 8, 11, 13]
+    tables = build_tables(prizes, 13, hands=(hand, opp))
+    one, two = (solve_layers(tables, objective, ties, slack=2, threads=n, memo_run=ENDGAME_MEMO_RUN) for n in (1, 2))
+    for a, b in zip(one.values, two.values):
+        assert np.array_equal(a, b)
+    assert (one.stats.pure, one.stats.simplex, one.stats.support) == (two.stats.pure, two.stats.simplex, two.stats.support)
+
+
 def test_one_turn_refuses_what_it_cannot_solve():
     from gopskit.solvers.exact import TooBigError, solve_turn_endgame
 

@@ -47,7 +47,7 @@ def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
     return certify_game(M, _GAP, methods)
 
 
-def _block_steps(solution: LayeredSolution, j: int, blocks: int):
+def _block_steps(solution: LayeredSolution, j: int, blocks: int, run: int = MEMO_RUN):
     """Calls of the compiled layer solver: ``(q_from, q_to, p_from, p_to, work)`` per call.
 
     Layer ``j``'s prize sets are cut into runs of ``MEMO_RUN`` (the last one
@@ -64,10 +64,10 @@ def _block_steps(solution: LayeredSolution, j: int, blocks: int):
     layer = solution.tables.layers[j]
     nq, npat = layer.num_prize_sets, layer.num_patterns
     cumulative = np.concatenate([[0], np.cumsum(prize_set_work(solution, j))])
-    starts = list(range(0, nq, MEMO_RUN))
+    starts = list(range(0, nq, run))
     canonical = np.concatenate([[0], np.cumsum(layer.swap >= np.arange(npat))])
     for first in range(0, len(starts), blocks):
-        runs = [(q, min(q + MEMO_RUN, nq)) for q in starts[first:first + blocks]]
+        runs = [(q, min(q + run, nq)) for q in starts[first:first + blocks]]
         parts = max(1, blocks // len(runs))
         # pattern cuts that give each part about as many canonical patterns (those a block solves)
         cuts = np.searchsorted(canonical, np.linspace(0, canonical[-1], parts + 1)[1:-1], side="left")
@@ -81,7 +81,7 @@ def _block_steps(solution: LayeredSolution, j: int, blocks: int):
 
 def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None,
                  threads: int | None = None, *, gap: float = _GAP, methods=METHODS,
-                 store=None) -> LayeredSolution:
+                 store=None, memo_run: int = MEMO_RUN) -> LayeredSolution:
     """Backward induction from empty hands up to the tables' top layer.
 
     ``progress`` is an object with ``update(n)`` (a tqdm bar) or None.
@@ -101,12 +101,12 @@ def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, prog
     before = numba.get_num_threads()
     numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     try:
-        return _solve_all_layers(sol, tables, progress, gap, methods, store)
+        return _solve_all_layers(sol, tables, progress, gap, methods, store, memo_run)
     finally:
         numba.set_num_threads(before)
 
 
-def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, methods, store) -> LayeredSolution:
+def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, methods, store, memo_run) -> LayeredSolution:
     started = time.perf_counter()
     first = _resume(sol, store, progress) if store is not None else 0
     if first == 0:
@@ -122,7 +122,7 @@ def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, metho
         counts = np.zeros((blocks, layer.num_prize_sets, 4), dtype=np.int64)
         vals = _allocated(sol, j)
         memo = np.zeros((blocks, layer.num_patterns, len(values), 2), dtype=np.int16)
-        for q_from, q_to, p_from, p_to, work in _block_steps(sol, j, blocks):
+        for q_from, q_to, p_from, p_to, work in _block_steps(sol, j, blocks, memo_run):
             solve_layer(j, q_from, q_to, p_from, p_to, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
                         layer.swap, vals, sol.bases[j - 1], sol.values[j - 1], below.prize_sums,
                         tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts, gap,

@@ -226,7 +226,7 @@ def solve_layer(j, q_from, q_to, p_from, p_to, masks, sums, base, child, outcome
         labels = np.empty(4 * j, dtype=np.int64)
         block_memo = memo[b]
         for q in range(q_from[b], q_to[b]):
-            if q % MEMO_RUN == 0 or q == q_from[b]:
+            if q == q_from[b]:
                 block_memo[:] = 0
             tally = np.zeros(4, dtype=np.int64)
             S = sums[q]

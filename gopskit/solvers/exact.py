@@ -55,6 +55,9 @@ _ENGINE_NAMES = ("solve_layers",)  # of the compiled engine, imported on first u
 OBJECTIVES = ("points", "win")
 TIE_RULES = ("discard", "carry")
 MAX_CARDS = 13
+# An endgame's layers have few prize sets: solved as one run each, the threads splitting the patterns, its memo of
+# supports is never cleared within a layer (measured: 5-8 % faster than runs of 16 on 10-card endgames).
+ENDGAME_MEMO_RUN = 1 << 30
 
 
 class PositionError(GopsError):
@@ -364,7 +367,7 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
         if games > max_games:
             raise TooBigError(f"solving the rest of this hand means {games:,} turn games, more than the "
                               f"{max_games:,} allowed here")
-    engine = _engine("solve_layers")(tables, objective, ties, slack=slack)
+    engine = _engine("solve_layers")(tables, objective, ties, slack=slack, memo_run=ENDGAME_MEMO_RUN)
     _warn_uncertified(engine.stats)
     return GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
 
@@ -433,7 +436,7 @@ def solve_turn_endgame(hand, opp_hand, prizes, prize, objective: str = "points",
         if games > max_games:
             raise TooBigError(f"solving the rest of this hand means {games:,} turn games, more than the "
                               f"{max_games:,} allowed here")
-    engine = _engine("solve_layers")(tables, objective, ties, slack=slack)
+    engine = _engine("solve_layers")(tables, objective, ties, slack=slack, memo_run=ENDGAME_MEMO_RUN)
     _warn_uncertified(engine.stats)
     rest = GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
     M = np.empty((len(hand), len(opp)))
