@@ -253,12 +253,17 @@ def background_server(port: int | None = None, preheat: bool = PREHEAT, timeout:
         _wait_for(url + "/voila/tree", child, timeout)
         yield url
     finally:
-        child.terminate()
-        try:
-            child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+        stop_child(child)
+
+
+def stop_child(child: subprocess.Popen, timeout: float = 15) -> None:
+    """Stop a child process: ask it to (SIGTERM), then kill it if it has not ended within ``timeout`` seconds."""
+    child.terminate()
+    try:
+        child.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
 
 
 def _wait_for(url: str, child, timeout: float) -> None:

@@ -31,7 +31,6 @@ def test_post_build_stops_on_error_and_installs_the_package():
 import html.parser
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -40,6 +39,7 @@ import urllib.request
 
 import pytest
 
+from gopskit.serve import free_port, stop_child
 from gopskit.templates import TEMPLATE
 
 
@@ -49,12 +49,6 @@ def test_post_build_installs_the_voila_template():
     assert script.index("binder/install_voila_template.sh") > install  # after gopskit itself is installed
     config = json.loads((ROOT / "binder" / "voila_template.json").read_text())
     assert config == {"VoilaConfiguration": {"template": TEMPLATE}}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class _Assets(html.parser.HTMLParser):
@@ -86,7 +80,7 @@ def binder_server(tmp_path_factory):
             "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
     subprocess.run(["bash", str(ROOT / "binder" / "install_voila_template.sh")], env=env, check=True,
                    capture_output=True, timeout=120)
-    port, token = _free_port(), "binder-test"
+    port, token = free_port(), "binder-test"
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", "--ip=127.0.0.1",
          f"--port={port}", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={ROOT / 'notebooks'}",
@@ -105,12 +99,7 @@ def binder_server(tmp_path_factory):
                 time.sleep(0.5)
         yield base, token
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_child(server, timeout=20)
 
 
 def test_binder_voila_renders_with_the_gopskit_template_and_links_no_other_host(binder_server):

@@ -135,8 +135,15 @@ def test_cli_killed_mid_solve_resumes_where_it_stopped(tmp_path, fresh7):
     command = [sys.executable, "-m", "gopskit.cli", "solve", "--cards", "9", "--quiet", "--checkpoint", str(folder)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 240
-    while not (folder / "values_5.npy").exists() and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+
+    def layers_done():  # meta.json is replaced atomically, after the layer's own file
+        try:
+            return json.loads((folder / "meta.json").read_text())["layers_done"]
+        except (OSError, ValueError, KeyError):
+            return 0
+
+    while layers_done() < 6 and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
     child.send_signal(signal.SIGKILL)
     child.communicate()
     done = json.loads((folder / "meta.json").read_text())["layers_done"]

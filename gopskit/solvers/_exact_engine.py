@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from ._certify import METHODS, certify_game
-from ._exact_kernel import MEMO_RUN, extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
+from ._exact_kernel import CALL_SETS, MEMO_RUN, extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
 from ._exact_lp import _GAP, STATUS_FAILED, solve_game_gap
 from ._exact_tables import Tables
 from ._small_layers import (  # noqa: F401  (re-exported: they live where loading a solution needs no numba)
@@ -47,19 +47,22 @@ def solve_certified(M: np.ndarray, gap: float = _GAP, methods=METHODS):
     return certify_game(M, _GAP, methods)
 
 
-def _block_steps(solution: LayeredSolution, j: int, blocks: int, run: int = MEMO_RUN):
+def _block_steps(solution: LayeredSolution, j: int, blocks: int, run: int = MEMO_RUN, call: int = CALL_SETS):
     """Calls of the compiled layer solver: ``(q_from, q_to, p_from, p_to, work)`` per call.
 
-    Layer ``j``'s prize sets are cut into runs of ``MEMO_RUN`` (the last one
-    shorter); each call hands one run to each of the ``blocks`` threads. A
-    call with fewer runs than threads (a small layer, or the last call of
-    a layer) splits each run's patterns between threads instead, so both
-    cores work on an endgame's top layers too. A thread's memo of supports
-    (see :func:`._exact_kernel.solve_layer`) starts afresh with every run
-    and each pattern's turn games are met in the same order however the
-    patterns are split, so the values do not depend on the number of
-    threads or on where a solve was cut off and resumed. ``work`` is the
-    progress bar's unit (:func:`._small_layers.prize_set_work`).
+    Layer ``j``'s prize sets are cut into runs of ``run`` (the last one
+    shorter), and the runs dealt to the ``blocks`` threads, one each; a
+    thread solves its run ``call`` prize sets per call, keeping its memo of
+    supports between calls, so the progress bar moves every ``call`` prize
+    sets while the memo lasts the whole run (measured on 13-card layers:
+    runs of 64 are 2.5 % faster than runs of 16). Where there are fewer
+    runs than threads (a small layer, a layer's last runs, an endgame),
+    the threads split each run's patterns instead. The memo starts afresh
+    with every run (:func:`._exact_kernel.solve_layer`) and each pattern's
+    turn games are met in the same order however the patterns are split,
+    so the values do not depend on the number of threads or on where a
+    solve was cut off and resumed. ``work`` is the progress bar's unit
+    (:func:`._small_layers.prize_set_work`).
     """
     layer = solution.tables.layers[j]
     nq, npat = layer.num_prize_sets, layer.num_patterns
@@ -72,11 +75,15 @@ def _block_steps(solution: LayeredSolution, j: int, blocks: int, run: int = MEMO
         # pattern cuts that give each part about as many canonical patterns (those a block solves)
         cuts = np.searchsorted(canonical, np.linspace(0, canonical[-1], parts + 1)[1:-1], side="left")
         edges = [0, *(int(c) for c in cuts), npat]
-        chosen = [(a, b, edges[k], edges[k + 1]) for a, b in runs for k in range(parts)]
-        chosen += [(nq, nq, 0, 0)] * (blocks - len(chosen))
-        q_from, q_to, p_from, p_to = (np.array(column, dtype=np.int64) for column in zip(*chosen))
-        work = int(sum(cumulative[b] - cumulative[a] for a, b in runs))
-        yield q_from, q_to, p_from, p_to, work
+        for offset in range(0, min(run, nq), call):
+            pieces = [(min(a + offset, b), min(a + offset + call, b)) for a, b in runs]
+            if all(lo == hi for lo, hi in pieces):
+                break
+            chosen = [(lo, hi, edges[k], edges[k + 1]) for lo, hi in pieces for k in range(parts)]
+            chosen += [(nq, nq, 0, 0)] * (blocks - len(chosen))
+            q_from, q_to, p_from, p_to = (np.array(column, dtype=np.int64) for column in zip(*chosen))
+            work = int(sum(cumulative[hi] - cumulative[lo] for lo, hi in pieces))
+            yield q_from, q_to, p_from, p_to, work
 
 
 def solve_layers(tables: Tables, objective: str, ties: str, slack: int = 0, progress=None,
@@ -126,7 +133,7 @@ def _solve_all_layers(sol: LayeredSolution, tables: Tables, progress, gap, metho
             solve_layer(j, q_from, q_to, p_from, p_to, layer.masks, layer.prize_sums, sol.bases[j], layer.child, layer.outcome,
                         layer.swap, vals, sol.bases[j - 1], sol.values[j - 1], below.prize_sums,
                         tables.rank_of_mask, values, sol.total_points, sol.slack, sol.win, sol.carry, counts, gap,
-                        memo)
+                        memo, memo_run)
             if progress is not None:
                 progress.update(work)
         del memo

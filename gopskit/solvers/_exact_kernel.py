@@ -34,7 +34,8 @@ from numba import njit, prange
 from ._exact_lp import STATUS_FAILED, scan_matrix, solve_on_support, solve_scanned, support_masks
 
 
-MEMO_RUN = 16  # prize sets solved in a row with one memo of supports (see solve_layer)
+MEMO_RUN = 64  # prize sets solved in a row by one thread with one memo of supports (see solve_layer)
+CALL_SETS = 16  # prize sets of a run each thread solves per call (the progress bar moves after each call)
 
 
 @njit(cache=True)
@@ -201,20 +202,22 @@ def _position_value(j, q_mask, pattern, lead, pot, child, outcome, values, rank_
 
 @njit(parallel=True, cache=True)
 def solve_layer(j, q_from, q_to, p_from, p_to, masks, sums, base, child, outcome, swap, vals,
-                base_c, vals_c, sums_c, rank_of_mask, values, total_points, slack, win, carry, counts, gap, memo):
+                base_c, vals_c, sums_c, rank_of_mask, values, total_points, slack, win, carry, counts, gap, memo,
+                memo_run):
     """Solve prize sets ``q_from[b]..q_to[b]-1``, patterns ``p_from[b]..p_to[b]-1``, of layer ``j``
     for every block ``b`` (one thread each).
 
-    Blocks share a prize set only when a layer has too few prize sets to
-    keep every thread busy (an endgame's top layers); they then split its
-    patterns, and each adds its own tallies to ``counts[q]`` = (pure,
-    simplex, failed, on a neighbour's support). A block
-    walks its prize sets in order, so consecutive prize sets differ in few
-    prizes and ``memo[b]`` (the supports its last turn games used, see
+    Blocks share a prize set only when a layer has too few runs to keep
+    every thread busy (an endgame's layers, a layer's last runs); they then
+    split its patterns, and each adds its own tallies to ``counts[b, q]`` =
+    (pure, simplex, failed, on a neighbour's support). A block walks its
+    prize sets in order, so consecutive prize sets differ in few prizes and
+    ``memo[b]`` (the supports its last turn games used, see
     :func:`_position_value`) is usually right. The memo is cleared at every
-    ``MEMO_RUN``-th prize set (the engine starts each block's run there), so
-    which guesses are tried, and so every value to the last bit, does not
-    depend on the number of blocks.
+    ``memo_run``-th prize set; the engine hands each run of ``memo_run``
+    prize sets to one block, over as many calls as it likes, with the same
+    memo, so which guesses are tried, and so every value to the last bit,
+    does not depend on the number of blocks.
 
     A position holding a turn game that failed its certificate is written as
     NaN (and so is its mirror): see :func:`._exact_engine.settle_failed`.
@@ -226,7 +229,7 @@ def solve_layer(j, q_from, q_to, p_from, p_to, masks, sums, base, child, outcome
         labels = np.empty(4 * j, dtype=np.int64)
         block_memo = memo[b]
         for q in range(q_from[b], q_to[b]):
-            if q == q_from[b]:
+            if q % memo_run == 0:
                 block_memo[:] = 0
             tally = np.zeros(4, dtype=np.int64)
             S = sums[q]
