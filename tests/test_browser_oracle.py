@@ -109,3 +109,48 @@ def test_board_played_to_the_end_agrees_with_the_engine(server, browser, noteboo
         assert re.search(r"\(0 to \d+\)", page.locator(".gopskit-summary svg").inner_html())
     finally:
         page.close()
+
+
+def test_the_full_deck_against_the_equilibrium_bot_in_a_browser(server, browser, tmp_path):
+    """13 cards against the equilibrium bot, chosen in the board's own panel and played by clicking.
+
+    Every bid the bot made must be one the exact equilibrium plays there: from
+    the shipped book in turns 1-2, from an exact solve of the rest of the hand
+    from turn 4 on (turn 3 is the bot's estimate, unchecked).
+    """
+    from gopskit.solvers.exact import solve_turn_endgame
+    from gopskit.solvers.opening import shipped_opening
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        open_app(page, server, "goofspiel.ipynb", tmp_path)
+        page.get_by_text("Options and seats").click()  # the accordion opens
+        page.locator(".gopskit-seat-choosers select").nth(1).select_option("equilibrium")
+        page.get_by_label("Cards").fill("13")
+        page.get_by_label("Cards").press("Tab")  # the seat choosers are drawn again for the new deck
+        page.wait_for_function("() => document.querySelectorAll('.gopskit-seat-choosers select')[1].value"
+                               " === 'equilibrium'", timeout=CLICK_TIMEOUT_MS)
+        page.wait_for_timeout(300)
+        page.locator(".gopskit-new-game").click()
+        page.wait_for_function("() => document.querySelectorAll('.gopskit-card:not([disabled])').length === 13",
+                               timeout=CLICK_TIMEOUT_MS)
+        _play_to_the_end(page)
+        record = json.loads(page.locator(".gopskit-record pre").text_content())
+        assert record["options"]["num_cards"] == 13 and len(record["bids"]) == 13
+        replay_record(record)
+        book = shipped_opening(13)
+        person, bot, prizes = set(range(1, 14)), set(range(1, 14)), set(range(1, 14))
+        endgame = None
+        for turn, ((mine, theirs), prize) in enumerate(zip(record["bids"], record["prizes"])):
+            if turn < 2:
+                policy = book.policy(bot, person, prizes, prize)
+            elif turn == 3:
+                endgame = solve_turn_endgame(bot, person, prizes, prize)
+                policy = endgame.policy
+            elif turn > 3:
+                policy = endgame.rest.policy(bot, person, prizes, prize)
+            if turn != 2:
+                assert policy[theirs] > 1e-9, f"turn {turn + 1}: the bot bid {theirs}, which the equilibrium never plays"
+            person, bot, prizes = person - {mine}, bot - {theirs}, prizes - {prize}
+    finally:
+        page.close()
