@@ -30,9 +30,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-import psutil
-
-from gopskit.serve import free_port
+from gopskit.serve import free_port, kernel_processes
 
 REPO = Path(__file__).resolve().parent.parent
 WARNING = re.compile(r"warn|deprecat|not trusted|error|traceback", re.IGNORECASE)
@@ -44,16 +42,6 @@ def landing_answers(port: int) -> bool:
             return answer.status == 200 and b"gopskit" in answer.read()
     except OSError:
         return False
-
-
-def kernel_count(root: psutil.Process) -> int:
-    count = 0
-    for child in root.children(recursive=True):
-        try:
-            count += "kernel_launcher" in " ".join(child.cmdline())
-        except psutil.NoSuchProcess:
-            pass
-    return count
 
 
 def main() -> None:
@@ -91,7 +79,7 @@ def main() -> None:
             time.sleep(1)
         kernels_alive = None
         if answered is not None:
-            kernels_alive = kernel_count(psutil.Process(make.pid))
+            kernels_alive = kernel_processes(make.pid)
     finally:
         os.killpg(make.pid, signal.SIGINT)
         try:

@@ -266,6 +266,19 @@ def stop_child(child: subprocess.Popen, timeout: float = 15) -> None:
         child.wait()
 
 
+def kernel_processes(server_pid: int) -> int:
+    """How many app kernels (``gopskit.server.kernel_launcher`` processes) a server process runs now."""
+    import psutil
+
+    count = 0
+    for child in psutil.Process(server_pid).children(recursive=True):
+        try:
+            count += "gopskit.server.kernel_launcher" in " ".join(child.cmdline())
+        except psutil.NoSuchProcess:  # ended while being looked at
+            pass
+    return count
+
+
 def _wait_for(url: str, child, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

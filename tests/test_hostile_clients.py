@@ -23,7 +23,7 @@ import psutil
 import pytest
 import websocket
 
-from gopskit.serve import background_server
+from gopskit.serve import background_server, kernel_processes
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs 127.0.0.2 (Linux loopback)")]
@@ -55,16 +55,6 @@ def load(port: int, page: str, source: str = "127.0.0.1", headers: dict | None =
         connection.close()
 
 
-def kernels(process: psutil.Process) -> int:
-    count = 0
-    for child in process.children(recursive=True):
-        try:
-            count += "gopskit.server.kernel_launcher" in " ".join(child.cmdline())
-        except psutil.NoSuchProcess:
-            pass
-    return count
-
-
 def assert_told_to_close_a_tab(status: int, headers: dict, body: str) -> None:
     assert status == 429, (status, body[:300])
     assert "Too many apps open on this computer" in body and "Close a gopskit tab" in body
@@ -89,7 +79,7 @@ def test_one_client_at_its_cap_leaves_the_room_to_the_others(server):
     assert load(port, "index.ipynb", BOB)[0] == 200
     # the teacher's own browser (127.0.0.1) is not held to the per-client cap
     assert [load(port, "index.ipynb")[0] for _ in range(PER_CLIENT + 1)] == [200] * (PER_CLIENT + 1)
-    assert kernels(process) <= MAX_KERNELS
+    assert kernel_processes(process.pid) <= MAX_KERNELS
     # nobody opened a websocket: every page has gone; culling gives Alice her places back
     deadline = time.monotonic() + CULL_AFTER + CULL_EVERY + 40
     while (status := load(port, "index.ipynb", ALICE)[0]) == 429 and time.monotonic() < deadline:
@@ -100,7 +90,7 @@ def test_one_client_at_its_cap_leaves_the_room_to_the_others(server):
 def test_a_flood_from_one_client_gets_its_cap_and_the_next_client_its_page(server):
     port, process = server
     deadline = time.monotonic() + CULL_AFTER + CULL_EVERY + 40  # the previous test's pages culled first
-    while kernels(process) > len(("index", "goofspiel")) and time.monotonic() < deadline:
+    while kernel_processes(process.pid) > len(("index", "goofspiel")) and time.monotonic() < deadline:
         time.sleep(1)
     with concurrent.futures.ThreadPoolExecutor(13) as pool:
         flood = [pool.submit(load, port, "classroom.ipynb", CAROL) for _ in range(12)]
@@ -114,7 +104,7 @@ def test_a_flood_from_one_client_gets_its_cap_and_the_next_client_its_page(serve
     for answer in answers:
         if answer[0] == 429:
             assert_told_to_close_a_tab(*answer)
-    assert kernels(process) <= MAX_KERNELS
+    assert kernel_processes(process.pid) <= MAX_KERNELS
     log = Path(LOGS[process.pid]).read_text()
     where = log.find("Traceback")
     assert where < 0, log[max(0, where - 600):where + 2400]  # the traceback itself, not the log's tail
@@ -139,7 +129,7 @@ def test_reloading_a_page_never_runs_into_the_cap_but_open_tabs_do(server):
             tabs[0].close()
             time.sleep(0.5)  # the server sees the websocket close
             tabs[0] = open_page(port, "classroom.ipynb", DAN)
-            assert kernels(process) <= MAX_KERNELS
+            assert kernel_processes(process.pid) <= MAX_KERNELS
         assert_told_to_close_a_tab(*load(port, "classroom.ipynb", DAN))  # still two open tabs, still the cap
     finally:
         for tab in tabs:

@@ -357,9 +357,18 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     if pot < 0 or (ties == "discard" and pot):
         raise PositionError(f"pot must be 0 under ties='discard' and never negative, not {pot}")
     slack = (abs(lead) if objective == "win" else 0) + pot
+    return _solve_rest(hand, opp, prize_cards, objective, ties, slack, max_games)
+
+
+def _solve_rest(hand, opp, prize_cards, objective, ties, slack, max_games, top=None) -> GoofspielSolution:
+    """The endgame of ``hand`` against ``opp`` over ``prize_cards``, up to hands of ``top`` cards.
+
+    Refuses (:class:`TooBigError`) before solving when that is more than
+    ``max_games`` turn games.
+    """
     from ._exact_tables import build_tables
 
-    tables = build_tables(prize_cards, len(set(hand) | set(opp)), hands=(hand, opp))
+    tables = build_tables(prize_cards, len(set(hand) | set(opp)), top=top, hands=(hand, opp))
     if max_games is not None:
         from ._small_layers import turn_game_count
 
@@ -426,19 +435,7 @@ def solve_turn_endgame(hand, opp_hand, prizes, prize, objective: str = "points",
     offer = prize + pot if carry else prize
     # what the turn can add to the lead and the pot still to be stored below it
     slack = (abs(lead) + offer if win else 0) + (pot + prize if carry else 0)
-    from ._exact_tables import build_tables
-
-    tables = build_tables(rest_prizes, len(set(hand) | set(opp)), top=len(rest_prizes), hands=(hand, opp))
-    if max_games is not None:
-        from ._small_layers import turn_game_count
-
-        games = turn_game_count(LayeredSolution(tables, objective, ties, slack, allocate=False))
-        if games > max_games:
-            raise TooBigError(f"solving the rest of this hand means {games:,} turn games, more than the "
-                              f"{max_games:,} allowed here")
-    engine = _engine("solve_layers")(tables, objective, ties, slack=slack, memo_run=ENDGAME_MEMO_RUN)
-    _warn_uncertified(engine.stats)
-    rest = GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
+    rest = _solve_rest(hand, opp, rest_prizes, objective, ties, slack, max_games, top=len(rest_prizes))
     M = np.empty((len(hand), len(opp)))
     for i, a in enumerate(hand):
         for k, b in enumerate(opp):
