@@ -134,3 +134,10 @@ def test_at_thirteen_cards_only_the_third_turn_is_estimated(monkeypatch):
         pos = EquilibriumBot.position(obs)
         here = exact.solve_endgame(pos["hand"], pos["opp_hand"], pos["prizes"])  # solved afresh from this position
         _assert_unexploitable(here, obs, policy)  # no reply gains on the bot's bid: an equilibrium bid
+
+
+def test_a_win_bot_says_its_endgame_is_exact_for_points_only():
+    """Beyond the decks it solves whole, a "win" bot's endgame is the points one, and its source says so."""
+    bot = EquilibriumBot(objective="win", progress=False, exact_up_to=5, endgame_cards=3)
+    sources = [source for *_, source in _play(bot, Goofspiel(num_cards=7), seed=3)]
+    assert sources == ["estimate"] * 4 + ["exact endgame (points)"] * 3

@@ -34,8 +34,12 @@ endgame**:
 
 After each move ``source`` says which of these chose it ("exact solution",
 "opening book", "exact endgame" or "estimate"). Mixed bids are drawn with
-the generator the match hands the bot, so seeded games repeat. The objective is "points" (expected point difference) unless
-``objective="win"`` is asked for, which the heuristic treats as "points".
+the generator the match hands the bot, so seeded games repeat. The
+objective is "points" (expected point difference) unless
+``objective="win"`` is asked for, which the heuristic, the endgame
+included, treats as "points": such a move's source says so ("exact
+endgame (points)"), since it is exact for the point difference, not for
+the chance of winning.
 """
 
 from __future__ import annotations
@@ -220,7 +224,7 @@ class EquilibriumBot(Agent):
             self.source = source
             return solution.policy(**pos)
         if len(pos["hand"]) <= self.endgame_cards:
-            self.source = "exact endgame"
+            self.source = "exact endgame" if self.objective == "points" else "exact endgame (points)"
             return self._endgame_policy(pos, obs.ties)
         self.source = "estimate"
         from ..solvers._exact_lp import matrix_game  # numba: loaded on first use, not when bots are listed
