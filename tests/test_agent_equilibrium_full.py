@@ -136,8 +136,19 @@ def test_at_thirteen_cards_only_the_third_turn_is_estimated(monkeypatch):
         _assert_unexploitable(here, obs, policy)  # no reply gains on the bot's bid: an equilibrium bid
 
 
-def test_a_win_bot_says_its_endgame_is_exact_for_points_only():
-    """Beyond the decks it solves whole, a "win" bot's endgame is the points one, and its source says so."""
-    bot = EquilibriumBot(objective="win", progress=False, exact_up_to=5, endgame_cards=3)
-    sources = [source for *_, source in _play(bot, Goofspiel(num_cards=7), seed=3)]
-    assert sources == ["estimate"] * 4 + ["exact endgame (points)"] * 3
+def test_a_win_bot_plays_the_win_endgame_once_it_is_small_enough(monkeypatch):
+    """Beyond the decks it solves whole, a "win" bot's endgame is the points one (and says so) until 8 cards
+    are left; from there it is the exact "win" endgame, checked against a solve of each position for "win"."""
+    from gopskit.agents import equilibrium
+    from gopskit.solvers.exact import solve_endgame
+
+    monkeypatch.setattr(equilibrium, "_ENDGAMES", {})
+    bot = EquilibriumBot(objective="win", progress=False, exact_up_to=5)
+    turns = list(_play(bot, Goofspiel(num_cards=10), seed=3))
+    assert [source for *_, source in turns] == ["exact endgame (points)"] * 2 + ["exact endgame"] * 8
+    for obs, policy, _source in turns[2:7]:
+        pos = EquilibriumBot.position(obs)
+        here = solve_endgame(pos["hand"], pos["opp_hand"], pos["prizes"], "win", lead=pos["lead"])
+        M = here.turn_matrix(**pos)
+        x = np.array([policy[card] for card in sorted(policy)])
+        assert (x @ M).min() >= here.value(**pos) - 1e-9  # no reply gains: exact for the chance of winning

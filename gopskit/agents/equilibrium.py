@@ -36,10 +36,11 @@ After each move ``source`` says which of these chose it ("exact solution",
 "opening book", "exact endgame" or "estimate"). Mixed bids are drawn with
 the generator the match hands the bot, so seeded games repeat. The
 objective is "points" (expected point difference) unless
-``objective="win"`` is asked for, which the heuristic, the endgame
-included, treats as "points": such a move's source says so ("exact
-endgame (points)"), since it is exact for the point difference, not for
-the chance of winning.
+``objective="win"`` is asked for. The heuristic treats "win" as "points",
+and so does the endgame until ``WIN_ENDGAME_CARDS`` (8) cards are left,
+when the rest of the hand is solved for the chance of winning; before
+that an endgame move's source says "exact endgame (points)", since it is
+exact for the point difference, not for the chance of winning.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from .base import Agent
 
 EXACT_UP_TO = 9
 ENDGAME_CARDS = 10
+WIN_ENDGAME_CARDS = 8  # a "win" endgame stores a value per lead: from a 13-card deal 8 cards each take 0.5-0.75 s
 _ENDGAMES_KEPT = 4  # endgame solutions kept per process (a 10-card one holds about 10 MB)
 
 
@@ -224,8 +226,9 @@ class EquilibriumBot(Agent):
             self.source = source
             return solution.policy(**pos)
         if len(pos["hand"]) <= self.endgame_cards:
-            self.source = "exact endgame" if self.objective == "points" else "exact endgame (points)"
-            return self._endgame_policy(pos, obs.ties)
+            aim = "win" if self.objective == "win" and len(pos["hand"]) <= WIN_ENDGAME_CARDS else "points"
+            self.source = "exact endgame" if aim == self.objective else "exact endgame (points)"
+            return self._endgame_policy(pos, obs.ties, aim)
         self.source = "estimate"
         from ..solvers._exact_lp import matrix_game  # numba: loaded on first use, not when bots are listed
 
@@ -234,7 +237,7 @@ class EquilibriumBot(Agent):
         x = np.where(x < 1e-12, 0.0, x)
         return {card: float(p) for card, p in zip(pos["hand"], x / x.sum())}
 
-    def _endgame_policy(self, pos, ties) -> dict:
+    def _endgame_policy(self, pos, ties, objective="points") -> dict:
         """The exact policy of a late turn: the rest of this hand is solved once, at its first such turn.
 
         That first turn is solved with everything after it
@@ -244,24 +247,27 @@ class EquilibriumBot(Agent):
         move, and the first endgame move's solve then serves the rest of
         the hand.
         """
-        from ..solvers.exact import solve_turn_endgame
+        from ..solvers.exact import PositionError, solve_turn_endgame
 
         hand, opp, prizes, prize, pot = pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"]
+        lead = pos["lead"] if objective == "win" else 0
         with _ENDGAMES_LOCK:
-            for (kept_ties, *_root), turn in reversed(_ENDGAMES.items()):
-                if kept_ties != ties:
+            for (kept_ties, kept_objective, *_root), turn in reversed(_ENDGAMES.items()):
+                if (kept_ties, kept_objective) != (ties, objective):
                     continue
-                if (turn.hand, turn.opp_hand, turn.prizes, turn.prize, turn.pot) == (hand, opp, prizes, prize, pot):
+                if (turn.hand, turn.opp_hand, turn.prizes, turn.prize, turn.lead, turn.pot) == (
+                        hand, opp, prizes, prize, lead, pot):
                     return turn.policy
-                rest = set(turn.prizes) - {turn.prize}
-                if (set(hand) <= set(turn.hand) and set(opp) <= set(turn.opp_hand) and set(prizes) <= rest
-                        and len(hand) < len(turn.hand)
-                        and pot <= turn.pot + turn.prize + sum(rest) - sum(prizes)):
-                    return turn.rest.policy(hand, opp, prizes, prize, pot=pot)
-            turn = solve_turn_endgame(hand, opp, prizes, prize, "points", ties, pot=pot)
+                if (set(hand) <= set(turn.hand) and set(opp) <= set(turn.opp_hand)
+                        and set(prizes) <= set(turn.prizes) - {turn.prize} and len(hand) < len(turn.hand)):
+                    try:  # a later position of that hand (its lead and pot within what was stored)
+                        return turn.rest.policy(hand, opp, prizes, prize, lead=lead, pot=pot)
+                    except PositionError:
+                        pass
+            turn = solve_turn_endgame(hand, opp, prizes, prize, objective, ties, lead=lead, pot=pot)
             if len(_ENDGAMES) >= _ENDGAMES_KEPT:
                 _ENDGAMES.pop(next(iter(_ENDGAMES)))
-            _ENDGAMES[(ties, hand, opp, prizes, prize, pot)] = turn
+            _ENDGAMES[(ties, objective, hand, opp, prizes, prize, lead, pot)] = turn
             return turn.policy
 
     def act(self, obs):
