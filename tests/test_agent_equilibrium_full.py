@@ -152,3 +152,20 @@ def test_a_win_bot_plays_the_win_endgame_once_it_is_small_enough(monkeypatch):
         M = here.turn_matrix(**pos)
         x = np.array([policy[card] for card in sorted(policy)])
         assert (x @ M).min() >= here.value(**pos) - 1e-9  # no reply gains: exact for the chance of winning
+
+
+def test_reset_loads_the_endgame_solver_in_the_background(monkeypatch):
+    """On a fresh install its kernels are compiled on first use: at reset, not at the fourth move."""
+    from gopskit.agents import equilibrium
+    from gopskit.solvers import exact
+
+    calls = []
+    monkeypatch.setattr(equilibrium, "_ENDGAME_WARMING", None)
+    monkeypatch.setattr(exact, "solve_turn_endgame", lambda *args, **kwargs: calls.append(args))
+    EquilibriumBot(progress=False).reset(Goofspiel(num_cards=8), 0, np.random.default_rng(0))
+    assert equilibrium._ENDGAME_WARMING is None  # 8 cards are solved whole: no endgame
+    EquilibriumBot(progress=False).reset(Goofspiel(num_cards=13), 0, np.random.default_rng(0))
+    equilibrium._ENDGAME_WARMING.join(timeout=60)
+    assert calls == [([1, 2], [1, 3], [1, 2], 1)]
+    EquilibriumBot(progress=False).reset(Goofspiel(num_cards=12), 0, np.random.default_rng(0))
+    assert len(calls) == 1  # once per process

@@ -187,11 +187,14 @@ class EquilibriumBot(Agent):
         Solving a deck of up to ``exact_up_to`` cards on first use (about a
         second for 9 cards), or opening the 13-card solution and loading
         the compiled turn solver, starts while the person looks at the
-        board, so the bot's first answer is not kept waiting.
+        board, so the bot's first answer is not kept waiting. For a bigger
+        deck the endgame solver's kernels are loaded in the background too.
         """
         super().reset(rules, player, rng)
         if self.supports(rules) and (self.use_stored or rules.num_cards <= self.exact_up_to):
             _warm_up(self, rules.num_cards, rules.ties)
+        if self.supports(rules) and rules.num_cards > self.exact_up_to and self.endgame_cards > 0:
+            _warm_endgame(after=_WARMING.get((rules.num_cards, self.objective, rules.ties)))
 
     def exact_solution(self, num_cards: int, ties: str, hand_size: int, progress: bool | None = None):
         """``(solution, source)`` that plays a turn with ``hand_size`` cards exactly, or ``(None, None)``.
@@ -280,6 +283,7 @@ class EquilibriumBot(Agent):
 _WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that solution
 _ENDGAMES: dict = {}  # (ties, hand, opp_hand, prizes, prize, pot) -> its TurnEndgame, oldest first
 _ENDGAMES_LOCK = threading.Lock()
+_ENDGAME_WARMING: threading.Thread | None = None  # the thread loading the endgame solver's kernels
 
 
 def _warm_up(bot: EquilibriumBot, num_cards: int, ties: str) -> None:
@@ -300,6 +304,35 @@ def _warm_up(bot: EquilibriumBot, num_cards: int, ties: str) -> None:
     thread = threading.Thread(target=work, name=f"gopskit-warm-{num_cards}", daemon=True)
     _WARMING[key] = thread
     thread.start()
+
+
+def _warm_endgame(after: threading.Thread | None = None) -> None:
+    """Load the endgame solver's compiled kernels in a background thread, once per process.
+
+    On a fresh install numba compiles them on first use (about 7 s here),
+    which would otherwise fall on the third (the estimate's solver) and
+    fourth moves of the first 13-card game; with them cached it takes a fraction of a second. Moves do not
+    wait for this thread, and it waits for ``after`` (the warm-up the first
+    move needs) so as not to slow that one down.
+    """
+    global _ENDGAME_WARMING
+    if _ENDGAME_WARMING is not None:
+        return
+
+    def work():
+        try:
+            if after is not None:
+                after.join()
+            from ..solvers._exact_lp import matrix_game
+            from ..solvers.exact import solve_turn_endgame
+
+            matrix_game(np.array([[1.0, -1.0], [-1.0, 1.0]]))  # the estimate's solver, needed first
+            solve_turn_endgame([1, 2], [1, 3], [1, 2], 1)
+        except Exception:  # noqa: BLE001 - a failed warm-up only means the first endgame move does the work
+            pass
+
+    _ENDGAME_WARMING = threading.Thread(target=work, name="gopskit-warm-endgame", daemon=True)
+    _ENDGAME_WARMING.start()
 
 
 def _wait_for_warm_up(num_cards: int, objective: str, ties: str) -> None:
