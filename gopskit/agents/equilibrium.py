@@ -234,11 +234,11 @@ class EquilibriumBot(Agent):
             return self._endgame_policy(pos, obs.ties, aim)
         self.source = "estimate"
         from ..solvers._exact_lp import matrix_game  # numba: loaded on first use, not when bots are listed
+        from ..solvers.exact import as_policy
 
         M = lookahead_matrix(pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"], obs.ties == "carry")
         _value, x, _y = matrix_game(M)
-        x = np.where(x < 1e-12, 0.0, x)
-        return {card: float(p) for card, p in zip(pos["hand"], x / x.sum())}
+        return as_policy(pos["hand"], x)
 
     def _endgame_policy(self, pos, ties, objective="points") -> dict:
         """The exact policy of a late turn: the rest of this hand is solved once, at its first such turn.
@@ -281,7 +281,7 @@ class EquilibriumBot(Agent):
 
 
 _WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that solution
-_ENDGAMES: dict = {}  # (ties, hand, opp_hand, prizes, prize, pot) -> its TurnEndgame, oldest first
+_ENDGAMES: dict = {}  # (ties, objective, hand, opp_hand, prizes, prize, lead, pot) -> its TurnEndgame, oldest first
 _ENDGAMES_LOCK = threading.Lock()
 _ENDGAME_WARMING: threading.Thread | None = None  # the thread loading the endgame solver's kernels
 
@@ -311,9 +311,10 @@ def _warm_endgame(after: threading.Thread | None = None) -> None:
 
     On a fresh install numba compiles them on first use (about 7 s here),
     which would otherwise fall on the third (the estimate's solver) and
-    fourth moves of the first 13-card game; with them cached it takes a fraction of a second. Moves do not
-    wait for this thread, and it waits for ``after`` (the warm-up the first
-    move needs) so as not to slow that one down.
+    fourth moves of the first 13-card game; with them cached it takes a
+    fraction of a second. Moves do not wait for this thread, and it waits
+    for ``after`` (the warm-up the first move needs) so as not to slow
+    that one down.
     """
     global _ENDGAME_WARMING
     if _ENDGAME_WARMING is not None:

@@ -82,7 +82,7 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
     two turns and an exact solve of the rest of each hand from 10 cards in
     each hand; bids elsewhere get no equilibrium, and the note says how many.
     """
-    decisions, notes, solutions = [], set(), {}
+    decisions, notes, solutions, unknown = [], set(), {}, 0
     for table in export.tables:
         record = table["record"]
         rules = rules_from_record(record)
@@ -92,15 +92,15 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
             continue
         solution = _solution(rules, max_cards, solutions, notes)
         students = [s["seat"] for s in table["seats"] if s["kind"] == "student"]
-        decisions.extend(_table_decisions(table, record, rules, students, solution, bots))
-    unknown = sum(d["equilibrium"] is None for d in decisions if d.get("partial"))
+        table_decisions = _table_decisions(table, record, rules, students, solution, bots)
+        if isinstance(solution, _ExactWhereKnown):
+            unknown += sum(d["equilibrium"] is None for d in table_decisions)
+        decisions.extend(table_decisions)
     if unknown:
         notes.add(f"{unknown} of {len(decisions)} student bids have no known equilibrium: beyond {max_cards} cards it "
                   f"is known once 10 cards are left in each hand, and in the 13-card game's first two turns (ties "
                   f"discard), unless 'gopskit solve --cards N' was run on this machine; the equilibrium mean and the "
                   f"support share leave those bids out")
-    for d in decisions:
-        d.pop("partial", None)
     return _summarise(export.room["code"], tuple(bots), decisions, "; ".join(sorted(notes)))
 
 
@@ -137,8 +137,6 @@ def _solution(rules, max_cards, cache, notes):
 class _ExactWhereKnown:
     """A big deck's equilibrium policy where the equilibrium bot knows it exactly, else None."""
 
-    partial = True
-
     def __init__(self, rules):
         from ..agents.equilibrium import EquilibriumBot
 
@@ -163,7 +161,6 @@ def _table_decisions(table, record, rules, students, solution, bots) -> list:
             row = {"table": table["number"], "turn": turn + 1, "player": table["seats"][seat]["name"],
                    "prize": obs.prize, "bid": bids[seat], "hand": list(obs.hand)}
             row["equilibrium"] = _equilibrium(solution, obs, seat) if solution is not None else None
-            row["partial"] = getattr(solution, "partial", False)
             for number, name in enumerate(bots):
                 row[name] = _bot_mean(name, rules, seat, obs, seed=(table["number"], turn, number))
             out.append(row)

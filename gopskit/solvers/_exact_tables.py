@@ -126,15 +126,28 @@ def _enumerate_codes(singles, doubles, out):
             return k
 
 
-def pattern_codes(hand_size: int, max_length: int) -> np.ndarray:
-    """Sorted codes of every pattern of two ``hand_size``-card hands in ``max_length`` values."""
-    chunks = [np.zeros(1, dtype=np.int64)] if hand_size == 0 else []
+def _pattern_kinds(hand_size: int, max_length: int):
+    """``(singles, doubles, how many patterns)`` for each kind of pattern of two ``hand_size``-card hands.
+
+    A pattern with ``d`` cards in common has ``2 * hand_size - d`` letters:
+    ``hand_size - d`` A's, as many B's and ``d`` C's, in any order.
+    """
     for doubles in range(hand_size + 1):
         singles = hand_size - doubles
         length = 2 * singles + doubles
-        if hand_size == 0 or length > max_length:
-            continue
-        count = factorial(length) // (factorial(doubles) * factorial(singles) ** 2)
+        if hand_size and length <= max_length:
+            yield singles, doubles, factorial(length) // (factorial(doubles) * factorial(singles) ** 2)
+
+
+def pattern_count(hand_size: int, max_length: int) -> int:
+    """How many patterns :func:`pattern_codes` lists, counted without listing them."""
+    return 1 if hand_size == 0 else sum(count for _s, _d, count in _pattern_kinds(hand_size, max_length))
+
+
+def pattern_codes(hand_size: int, max_length: int) -> np.ndarray:
+    """Sorted codes of every pattern of two ``hand_size``-card hands in ``max_length`` values."""
+    chunks = [np.zeros(1, dtype=np.int64)] if hand_size == 0 else []
+    for singles, doubles, count in _pattern_kinds(hand_size, max_length):
         out = np.empty(count, dtype=np.int64)
         _enumerate_codes(singles, doubles, out)
         chunks.append(out)

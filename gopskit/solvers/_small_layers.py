@@ -246,27 +246,17 @@ def prize_set_work(solution: LayeredSolution, j: int) -> np.ndarray:
 def layer_value_counts(num_cards: int, objective: str, ties: str) -> list[int]:
     """How many values each layer of the whole ``num_cards``-card game stores, without building its tables.
 
-    Patterns are counted by formula (a pattern of ``j`` cards each with
-    ``d`` cards in common has ``2j - d`` letters, ``j - d`` A's, as many
-    B's and ``d`` C's) and every prize set by its turned points, as
-    :class:`LayeredSolution` lays the values out: what a caller checks
-    before a solve that may not fit in memory or on disk.
+    Patterns are counted by formula (:func:`._exact_tables.pattern_count`)
+    and every prize set by its turned points, as :class:`LayeredSolution`
+    lays the values out: what a caller checks before a solve that may not
+    fit in memory or on disk.
     """
-    from math import comb, factorial
+    from ._exact_tables import _prize_sets, pattern_count
 
-    win, carry = objective == "win", ties == "carry"
-    masks = np.arange(1 << num_cards)
-    sizes = np.array([bin(m).count("1") for m in masks])
-    sums = ((masks[:, None] >> np.arange(num_cards)) & 1) @ np.arange(1, num_cards + 1)
+    _rank_of_mask, by_size = _prize_sets(num_cards, np.arange(1, num_cards + 1))
     total = num_cards * (num_cards + 1) // 2
-    counts = []
-    for j in range(num_cards + 1):
-        patterns = sum(factorial(2 * j - d) // (factorial(d) * factorial(j - d) ** 2)
-                       for d in range(j + 1) if 2 * j - d <= num_cards) if j else 1
-        extras = int(extra_sizes(total - sums[sizes == j], win, carry).sum())
-        counts.append(patterns * extras)
-        assert extras >= comb(num_cards, j)
-    return counts
+    return [pattern_count(j, num_cards) * int(extra_sizes(total - sums, objective == "win", ties == "carry").sum())
+            for j, (_masks, sums) in enumerate(by_size)]
 
 
 def turn_game_count(solution: LayeredSolution) -> int:
@@ -275,12 +265,10 @@ def turn_game_count(solution: LayeredSolution) -> int:
     Known before solving, it bounds ``SolveStats.games`` from above (that
     count leaves out positions settled without a game, such as equal
     hands): what a caller checks to refuse a solve that would take too long.
+    A position's work (:func:`prize_set_work`) is ``j * j`` for its ``j``
+    turn games.
     """
-    total = 0
-    for j in range(1, len(solution.tables.layers)):
-        layer = solution.tables.layers[j]
-        total += int(extra_sizes(solution.turned[j], solution.win, solution.carry).sum()) * _canonical_count(layer) * j
-    return total
+    return sum(layer_work(solution, j) // j for j in range(1, len(solution.tables.layers)))
 
 
 def layer_work(solution: LayeredSolution, j: int) -> int:

@@ -106,10 +106,12 @@ def check_fits(options: tuple, checkpoint: Path | None, memory: int | None = Non
     if not short:
         return
     num_cards, objective, ties = options
-    folder = checkpoint is not None
-    fitting = next((n for n in range(num_cards - 1, 0, -1)
-                    if _fits_memory(solve_needs(n, objective, ties, folder)[0], memory)
-                    and (not folder or solve_needs(n, objective, ties, folder)[1] <= disk)), None)
+
+    def fits(n: int) -> bool:
+        memory_n, disk_n = solve_needs(n, objective, ties, checkpoint is not None)
+        return _fits_memory(memory_n, memory) and (checkpoint is None or disk_n <= disk)
+
+    fitting = next((n for n in range(num_cards - 1, 0, -1) if fits(n)), None)
     advice = (f"the largest deck that fits here under these options is {fitting} cards"
               if fitting else "no deck fits here under these options")
     raise SolveTooBigError(f"{num_cards} cards, objective={objective}, ties={ties} needs " + " and ".join(short)

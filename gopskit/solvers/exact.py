@@ -93,6 +93,12 @@ def _card_set(name: str, cards, allowed: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(int(c) for c in cards))
 
 
+def as_policy(cards, x) -> dict[int, float]:
+    """A solver's mixed strategy ``x`` over ``cards`` as {card: probability}: rounding dust below 1e-12 is 0."""
+    x = np.where(np.asarray(x) < 1e-12, 0.0, x)
+    return {card: float(p) for card, p in zip(cards, x / x.sum())}
+
+
 class GoofspielSolution:
     """Every position's value under one objective and tie rule (docs/architecture.md, the exact solver).
 
@@ -199,9 +205,7 @@ class GoofspielSolution:
         index = self._prize_position(prize, self._indices(q, j))
         self._turn_layer(j)
         _value, x, _y = self.engine.turn_game(j, q, pattern, index, lead, pot)
-        x = np.where(x < 1e-12, 0.0, x)
-        x = x / x.sum()
-        return {card: float(p) for card, p in zip(hand, x)}
+        return as_policy(hand, x)
 
     def turn_matrix(self, hand, opp_hand, prizes, prize, lead=0, pot=0) -> np.ndarray:
         """The turn's payoff matrix for the holder: rows are ``sorted(hand)``, columns ``sorted(opp_hand)``.
@@ -347,6 +351,13 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     >>> round(end.value([12, 13], [10, 13], [7, 13]), 12)  # 127/20, worked out in docs/solver.md
     6.35
     """
+    hand, opp, prize_cards, lead, pot = _endgame_position(hand, opp_hand, prizes, objective, ties, lead, pot)
+    slack = (abs(lead) if objective == "win" else 0) + pot
+    return _solve_rest(hand, opp, prize_cards, objective, ties, slack, max_games)
+
+
+def _endgame_position(hand, opp_hand, prizes, objective, ties, lead, pot):
+    """The checked ``(hand, opp, prize cards, lead, pot)`` of an endgame of the 13-card deck."""
     check_options(MAX_CARDS, objective, ties)
     deck = range(1, MAX_CARDS + 1)
     hand, opp = _card_set("hand", hand, deck), _card_set("opp_hand", opp_hand, deck)
@@ -356,8 +367,7 @@ def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str =
     lead, pot = _whole("lead", lead), _whole("pot", pot)
     if pot < 0 or (ties == "discard" and pot):
         raise PositionError(f"pot must be 0 under ties='discard' and never negative, not {pot}")
-    slack = (abs(lead) if objective == "win" else 0) + pot
-    return _solve_rest(hand, opp, prize_cards, objective, ties, slack, max_games)
+    return hand, opp, prize_cards, lead, pot
 
 
 def _solve_rest(hand, opp, prize_cards, objective, ties, slack, max_games, top=None) -> GoofspielSolution:
@@ -419,17 +429,12 @@ def solve_turn_endgame(hand, opp_hand, prizes, prize, objective: str = "points",
     >>> turn.rest.value([12, 13], [10, 13], [1, 7])  # every position after the turn is solved too
     1.0
     """
-    check_options(MAX_CARDS, objective, ties)
-    deck = range(1, MAX_CARDS + 1)
-    hand, opp = _card_set("hand", hand, deck), _card_set("opp_hand", opp_hand, deck)
-    prize_cards = _card_set("prizes", prizes, deck)
-    if not len(hand) == len(opp) == len(prize_cards) or not hand:
-        raise PositionError("both hands and the prizes still to win must be equally many cards, at least one")
+    hand, opp, prize_cards, lead, pot = _endgame_position(hand, opp_hand, prizes, objective, ties, lead, pot)
+    if not hand:
+        raise PositionError("the hand is over: a turn needs at least one card in each hand")
     if isinstance(prize, bool) or not isinstance(prize, numbers.Integral) or int(prize) not in prize_cards:
         raise PositionError(f"prize {prize!r} is not one of the prize cards still to win")
-    prize, lead, pot = int(prize), _whole("lead", lead), _whole("pot", pot)
-    if pot < 0 or (ties == "discard" and pot):
-        raise PositionError(f"pot must be 0 under ties='discard' and never negative, not {pot}")
+    prize = int(prize)
     win, carry = objective == "win", ties == "carry"
     rest_prizes = tuple(c for c in prize_cards if c != prize)
     offer = prize + pot if carry else prize
@@ -439,18 +444,15 @@ def solve_turn_endgame(hand, opp_hand, prizes, prize, objective: str = "points",
     M = np.empty((len(hand), len(opp)))
     for i, a in enumerate(hand):
         for k, b in enumerate(opp):
-            won = int(np.sign(a - b))
-            after_lead = lead + won * offer if (won or not carry) else lead
+            won = int(np.sign(a - b))  # a tie moves no points: the lead stays, a carried pot grows
             after_pot = pot + prize if (carry and not won) else 0
             later = rest.value([c for c in hand if c != a], [c for c in opp if c != b], rest_prizes,
-                               lead=after_lead if win else 0, pot=after_pot)
+                               lead=lead + won * offer if win else 0, pot=after_pot)
             M[i, k] = later if win else won * offer + later
     from ._exact_engine import solve_certified
 
     value, x, _y, _method = solve_certified(M)
-    x = np.where(x < 1e-12, 0.0, x)
-    policy = {card: float(p) for card, p in zip(hand, x / x.sum())}
-    return TurnEndgame(hand, opp, prize_cards, prize, lead, pot, M, float(value), policy, rest)
+    return TurnEndgame(hand, opp, prize_cards, prize, lead, pot, M, float(value), as_policy(hand, x), rest)
 
 
 __all__ = ["GoofspielSolution", "PositionError", "TooBigError", "TurnEndgame", "solve_endgame", "solve_turn_endgame", "solve_goofspiel", "OBJECTIVES", "TIE_RULES"]
