@@ -149,9 +149,7 @@ def test_a_win_bot_plays_the_win_endgame_once_it_is_small_enough(monkeypatch):
     for obs, policy, _source in turns[2:7]:
         pos = EquilibriumBot.position(obs)
         here = solve_endgame(pos["hand"], pos["opp_hand"], pos["prizes"], "win", lead=pos["lead"])
-        M = here.turn_matrix(**pos)
-        x = np.array([policy[card] for card in sorted(policy)])
-        assert (x @ M).min() >= here.value(**pos) - 1e-9  # no reply gains: exact for the chance of winning
+        _assert_unexploitable(here, obs, policy)  # no reply gains: exact for the chance of winning
 
 
 def test_reset_loads_the_endgame_solver_in_the_background(monkeypatch):
