@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import threading
 from collections import defaultdict
 from typing import Any
 
@@ -233,21 +234,84 @@ def advance(tx: Tx, table: dict, room: dict, state: GameState, now: float) -> No
 
     Runs inside the transaction that stored a move (or replaced a player),
     so a ply's last move, the reveal and the bots' next moves commit together.
+    The bots' moves were usually worked out before it began (see
+    :func:`think_ahead`), so the transaction only looks them up.
     """
     seats = {s["seat"]: s for s in seats_of(tx, table["id"])}
-    ply, started = table["ply"], table["ply_started"]
-    pending = pending_moves(tx, table)
+
+    def store(ply, player, move):
+        _insert_move(tx, {**table, "ply": ply}, player, move, actor_of(seats[player]), now)
+
+    ply = _play_on(room, table, state, seats, table["ply"], pending_moves(tx, table), store)
+    _save(tx, table, state, ply, now if ply != table["ply"] else table["ply_started"], now)
+
+
+def _play_on(room: dict, table: dict, state: GameState, seats: dict, ply: int, pending: dict, store=None) -> int:
+    """Let the automatic seats move and apply each complete ply, until a person must move or the game is over.
+
+    ``store(ply, player, move)`` is told each bot move; returns the ply reached.
+    """
     while not state.is_terminal():
         for player in state.to_move():
             if player not in pending and automatic(seats[player]):
                 move = bot_move(room, table, state, player, ply, seats[player]["bot"])
-                _insert_move(tx, {**table, "ply": ply}, player, move, actor_of(seats[player]), now)
+                if store is not None:
+                    store(ply, player, move)
                 pending[player] = move
         if any(p not in pending for p in state.to_move()):
             break
         state.apply({p: pending[p] for p in state.to_move()})
-        ply, started, pending = ply + 1, now, {}
-    _save(tx, table, state, ply, started, now)
+        ply, pending = ply + 1, {}
+    return ply
+
+
+@dataclasses.dataclass
+class TableSnapshot:
+    """What :func:`think_ahead` needs of a table, read in a short transaction of its own."""
+
+    room: dict
+    table: dict
+    state: GameState
+    seats: dict
+    pending: dict
+
+
+def table_snapshot(tx: Tx, table_id: str) -> TableSnapshot | None:
+    """The table as it stands (None unless it is being played)."""
+    table = table_row(tx, table_id)
+    if table["status"] != PLAYING:
+        return None
+    room = room_row(tx, table["room"])
+    seats = {s["seat"]: dict(s) for s in seats_of(tx, table_id)}
+    return TableSnapshot(room, table, table_state(tx, table, room), seats, pending_moves(tx, table))
+
+
+def think_ahead(snap: TableSnapshot | None, moves: dict | None = None, away_since: float | None = None) -> None:
+    """Work out, outside any transaction, the bot moves that storing ``moves`` (seat -> move) would bring.
+
+    The store's write transaction holds SQLite's one write lock (on
+    PostgreSQL, the table's row), so a bot thinking inside it (the
+    equilibrium bot solves the rest of a 13-card hand in about a second)
+    would keep every other student of the room waiting. Run first, this
+    fills :func:`bot_move`'s memo; the transaction then finds each move
+    there. ``away_since``: seats not seen since then are stood in for, as
+    :func:`stand_in_for_absent` would. Nothing is written, and a move that
+    is not legal stops the look ahead: the transaction reports it.
+    """
+    if snap is None:
+        return
+    state, seats, pending = snap.state, snap.seats, dict(snap.pending)
+    for player, move in (moves or {}).items():
+        if player in pending or player not in state.to_move():
+            return
+        pending[player] = legal_move(state, player, move)
+        seats[player]["stand_in_since"] = None
+    if away_since is not None:
+        for seat in seats.values():
+            if (seat["player"] and seat["stand_in_since"] is None and seat["last_seen"] < away_since
+                    and seat["seat"] in state.to_move() and seat["seat"] not in pending):
+                seat["stand_in_since"] = snap.table["ply"]
+    _play_on(snap.room, snap.table, state, seats, snap.table["ply"], pending)
 
 
 def automatic(seat: dict) -> bool:
@@ -260,11 +324,57 @@ def actor_of(seat: dict) -> str:
 
 
 def bot_move(room: dict, table: dict, state: GameState, player: int, ply: int, bot: str):
-    """The move bot ``bot`` makes for ``player`` at ``ply``: the same in every process."""
+    """The move bot ``bot`` makes for ``player`` at ``ply``: the same in every process.
+
+    It depends only on the bot, the rules, the table's seed, the seat, the
+    ply and what the seat sees, so the process keeps the last
+    ``BOT_MOVES_KEPT`` of them (:func:`think_ahead` works them out before
+    the store's write transaction asks).
+    """
+    key = (bot, room["game"], room["options"], int(table["seed"]), player, ply,
+           dumps(state.observation(player).to_dict()))
+    with _BOT_MOVES_LOCK:
+        if key in _BOT_MOVES:
+            return _BOT_MOVES[key]
     agent = make_agent(bot)
     rng = np.random.default_rng(np.random.SeedSequence([int(table["seed"]), player, ply]))
     agent.reset(state.rules, player, rng)
-    return legal_move(state, player, agent.act(state.observation(player)))
+    move = legal_move(state, player, agent.act(state.observation(player)))
+    with _BOT_MOVES_LOCK:
+        _BOT_MOVES[key] = move
+        while len(_BOT_MOVES) > BOT_MOVES_KEPT:
+            _BOT_MOVES.pop(next(iter(_BOT_MOVES)))
+    return move
+
+
+def warm_bot(room: dict) -> None:
+    """Let the room's bot do, outside any transaction, what it does once per process.
+
+    A bot's first move in a process can be slow for reasons that have
+    nothing to do with the position: the CFR bot solves its hand (a few
+    seconds at 4 cards), the equilibrium bot opens a solution or its
+    opening book. A new table's bots move inside the transaction that
+    seats it (:func:`.rooms.create_table`), so the store calls this first;
+    it plays the first turn of a game once, aside, and remembers that it did.
+    """
+    bot = json.loads(room["settings"]).get("bot")
+    key = (bot, room["game"], room["options"])
+    with _BOT_MOVES_LOCK:
+        if bot is None or key in _WARMED:
+            return
+        _WARMED.add(key)
+    rules = rules_for(room["game"], room["options"])
+    state = rules.new_game(0)
+    for player in state.to_move():
+        agent = make_agent(bot)
+        agent.reset(rules, player, np.random.default_rng(0))
+        agent.act(state.observation(player))
+
+
+_WARMED: set = set()  # (bot, game, options) warm_bot has played a first turn of
+BOT_MOVES_KEPT = 1024
+_BOT_MOVES: dict = {}  # see bot_move; oldest first
+_BOT_MOVES_LOCK = threading.Lock()
 
 
 def stand_in_for_absent(tx: Tx, table_id: str, now: float, timeout: float) -> bool:
@@ -333,4 +443,5 @@ def events_so_far(state: GameState) -> int:
 
 
 __all__ = ["ACTORS", "ENDED", "FINISHED", "PLAYING", "SeatView", "advance", "bot_move", "complete_moves",
-           "legal_move", "rebuild", "rules_for", "seat_view", "stand_in_for_absent", "submit"]
+           "legal_move", "rebuild", "rules_for", "seat_view", "stand_in_for_absent", "submit", "table_snapshot",
+           "think_ahead", "warm_bot"]

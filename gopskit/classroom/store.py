@@ -101,6 +101,7 @@ class ClassroomStore:
         _check_seed(seed)
         settings = rooms.RoomSettings(pairing, bot, timeout, auto_pair, rematch)
         code, key = self._write(lambda tx, now: rooms.create_room(tx, game, options or {}, settings, now, seed))
+        self._warm_bot(lambda tx: rooms.teacher_room(tx, key))
         return RoomKeys(code, key)
 
     def overview(self, teacher_key: str) -> reports.RoomOverview:
@@ -121,6 +122,7 @@ class ClassroomStore:
     def pair_waiting(self, teacher_key: str, fill_with_bots: bool = True, seed=None) -> list[str]:
         """Seat every waiting student now (random tables; bots fill a short table). Returns the new tables."""
         _check_seed(seed)
+        self._warm_bot(lambda tx: rooms.teacher_room(tx, teacher_key))
 
         def work(tx, now):
             room = rooms.teacher_room(tx, teacher_key, lock=True)
@@ -130,6 +132,7 @@ class ClassroomStore:
     def start_round_robin(self, teacher_key: str, seed=None) -> int:
         """Plan a round robin of the students here now and start round 1; returns the number of rounds."""
         _check_seed(seed)
+        self._warm_bot(lambda tx: rooms.teacher_room(tx, teacher_key))
         return self._write(lambda tx, now: rooms.start_round_robin(tx, teacher_key, now, seed))
 
     def end_room(self, teacher_key: str) -> int:
@@ -138,6 +141,17 @@ class ClassroomStore:
 
     def keep_room(self, teacher_key: str) -> dict:
         """The teacher page's regular chores: bots stand in for absent students, auto-pairing, next round."""
+        def snapshot(tx, now):
+            room = rooms.teacher_room(tx, teacher_key)
+            away_since = now - rooms.settings_of(room).timeout
+            away = tx.all("SELECT DISTINCT s.table_id FROM seats s JOIN game_tables t ON t.id = s.table_id "
+                          "JOIN players p ON p.id = s.player WHERE t.room = ? AND t.status = ? "
+                          "AND s.stand_in_since IS NULL AND p.last_seen < ? ORDER BY s.table_id",
+                          (room["code"], gameplay.PLAYING, away_since))
+            return [gameplay.table_snapshot(tx, row["table_id"]) for row in away], None, away_since
+        self._think_ahead(snapshot)
+        self._warm_bot(lambda tx: rooms.teacher_room(tx, teacher_key))
+
         def work(tx, now):
             room = rooms.teacher_room(tx, teacher_key, lock=True)
             timeout = rooms.settings_of(room).timeout
@@ -155,6 +169,7 @@ class ClassroomStore:
         """Join the room with this code under ``name``; keep the returned player key in the page."""
         player_id, key = self._write(lambda tx, now: rooms.join(tx, code, name, now))
         room = self._read(lambda tx, now: rooms.player_by_key(tx, key))
+        self._warm_bot(lambda tx: gameplay.room_row(tx, room["room"]))
         return PlayerKeys(room["room"], room["name"], key)
 
     def heartbeat(self, player_key: str) -> None:
@@ -212,11 +227,47 @@ class ClassroomStore:
             raise IllegalMoveError(f"{show(move)} is not a move: a move is a card number or a card name; nothing was played")
         ply = None if ply is None else int(ply)
         move = as_move(move)
+
+        def snapshot(tx, now):
+            seat = gameplay.seat_by_key(tx, seat_key)
+            return [gameplay.table_snapshot(tx, seat["table_id"])], {seat["seat"]: move}, None
+        self._think_ahead(snapshot)
         self._write(lambda tx, now: gameplay.submit(tx, seat_key, move, ply, now))
         return self.seat_view(seat_key)
 
+    def _warm_bot(self, room_of) -> None:
+        """Before a write that may seat new tables: :func:`.gameplay.warm_bot` for the room ``room_of(tx)`` reads.
+
+        As with :meth:`_think_ahead`, a failure here only costs time.
+        """
+        try:
+            gameplay.warm_bot(self._read(lambda tx, now: room_of(tx)))
+        except Exception:  # noqa: BLE001  (the write that follows decides)
+            pass
+
+    def _think_ahead(self, snapshot) -> None:
+        """Let bots work out their coming moves before the write transaction (see :func:`.gameplay.think_ahead`).
+
+        ``snapshot(tx, now)`` reads ``(table snapshots, moves, away_since)``.
+        Only time is at stake: whatever goes wrong here (a wrong key, an
+        illegal move, a table that changed meanwhile) the transaction finds
+        again and reports, or works out itself.
+        """
+        try:
+            snaps, moves, away_since = self._read(snapshot)
+            for snap in snaps:
+                gameplay.think_ahead(snap, moves, away_since)
+        except Exception:  # noqa: BLE001  (see the docstring: the write that follows decides)
+            pass
+
     def keep_table(self, seat_key: str) -> bool:
         """Let the bot stand in for an absent student at this seat's table; True if it did."""
+        def snapshot(tx, now):
+            seat = gameplay.seat_by_key(tx, seat_key)
+            room = gameplay.room_row(tx, seat["room"])
+            return [gameplay.table_snapshot(tx, seat["table_id"])], None, now - rooms.settings_of(room).timeout
+        self._think_ahead(snapshot)
+
         def work(tx, now):
             seat = gameplay.seat_by_key(tx, seat_key)
             room = gameplay.room_row(tx, seat["room"])
@@ -235,6 +286,7 @@ class ClassroomStore:
 
         if not self._read(needed):
             return {"paired": 0, "next_round": False}
+        self._warm_bot(lambda tx: gameplay.room_row(tx, rooms.player_by_key(tx, player_key)["room"]))
 
         def work(tx, now):
             room = gameplay.room_row(tx, rooms.player_by_key(tx, player_key)["room"], lock="update")
@@ -250,11 +302,14 @@ class ClassroomStore:
         if not isinstance(accept, bool):
             raise RoomError(f"answer a challenge with accept=True or accept=False, not {show(accept)}")
         _check_seed(seed)
+        if accept:
+            self._warm_bot(lambda tx: gameplay.room_row(tx, rooms.player_by_key(tx, player_key)["room"]))
         return self._write(lambda tx, now: challenges.answer(tx, player_key, challenge_id, accept, now, seed))
 
     def ask_rematch(self, seat_key: str, seed=None) -> str | None:
         """Ask for a rematch; returns the new table once every student at the table has asked."""
         _check_seed(seed)
+        self._warm_bot(lambda tx: gameplay.room_row(tx, gameplay.seat_by_key(tx, seat_key)["room"]))
 
         def work(tx, now):
             return rooms.ask_rematch(tx, gameplay.seat_by_key(tx, seat_key), now, seed)
