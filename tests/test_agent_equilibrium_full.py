@@ -128,7 +128,7 @@ def test_at_thirteen_cards_only_the_third_turn_is_estimated(monkeypatch):
     monkeypatch.setattr(exact, "solve_turn_endgame", counted)
     bot = EquilibriumBot(progress=False)
     turns = list(_play(bot, Goofspiel(num_cards=13), seed=21))
-    assert [source for *_, source in turns] == ["opening book"] * 2 + ["estimate"] + ["exact endgame"] * 10
+    assert [source for *_, source in turns] == ["opening book"] * 2 + ["fitted estimate"] + ["exact endgame"] * 10
     assert solves == [10]
     for obs, policy, _source in turns[3:]:
         pos = EquilibriumBot.position(obs)

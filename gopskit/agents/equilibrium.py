@@ -30,10 +30,12 @@ endgame**:
    position (its value if both bid at random, bidding by rank, and better
    cards where the prizes are bigger), with weights fitted to exact
    10-card values; it is antisymmetric and zero for equal hands, like the
-   true value.
+   true value. Where the package ships a finer estimate fitted to a
+   complete solve (:mod:`gopskit.solvers.continuation`: the 13-card
+   game's turn 3, whose continuations have 10 cards), that one is used.
 
 After each move ``source`` says which of these chose it ("exact solution",
-"opening book", "exact endgame" or "estimate"). Mixed bids are drawn with
+"opening book", "exact endgame", "fitted estimate" or "estimate"). Mixed bids are drawn with
 the generator the match hands the bot, so seeded games repeat. The
 objective is "points" (expected point difference) unless
 ``objective="win"`` is asked for. The heuristic treats "win" as "points",
@@ -130,16 +132,19 @@ def continuation_estimates(hand, opp_hand, rest) -> np.ndarray:
     return ESTIMATE_UNIFORM * uniform + ESTIMATE_RANK * rank + _spread_weight(k - 1) * spread
 
 
-def lookahead_matrix(hand, opp_hand, prizes, prize, pot=0, carry=False) -> np.ndarray:
+def lookahead_matrix(hand, opp_hand, prizes, prize, pot=0, carry=False, fitted=None) -> np.ndarray:
     """The turn game: points won or lost now plus :func:`continuation_estimates` of the rest.
 
-    Rows are ``sorted(hand)``, columns ``sorted(opp_hand)``.
+    Rows are ``sorted(hand)``, columns ``sorted(opp_hand)``. ``fitted``: a
+    :class:`gopskit.solvers.continuation.Continuation` to estimate the rest
+    with instead.
     """
     hand, opp = sorted(hand), sorted(opp_hand)
     rest = [p for p in prizes if p != prize]
     offer = prize + pot if carry else prize
     now = np.sign(np.subtract.outer(hand, opp)) * offer
-    return now + continuation_estimates(hand, opp, rest)
+    later = fitted.estimates(hand, opp, rest) if fitted is not None else continuation_estimates(hand, opp, rest)
+    return now + later
 
 
 @register
@@ -232,11 +237,16 @@ class EquilibriumBot(Agent):
             aim = "win" if self.objective == "win" and len(pos["hand"]) <= WIN_ENDGAME_CARDS else "points"
             self.source = "exact endgame" if aim == self.objective else "exact endgame (points)"
             return self._endgame_policy(pos, obs.ties, aim)
-        self.source = "estimate"
         from ..solvers._exact_lp import matrix_game  # numba: loaded on first use, not when bots are listed
+        from ..solvers.continuation import shipped_continuation
         from ..solvers.exact import as_policy
 
-        M = lookahead_matrix(pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"], obs.ties == "carry")
+        fitted = shipped_continuation(obs.num_cards, "points", obs.ties) if self.use_stored else None
+        if fitted is not None and len(pos["hand"]) - 1 != fitted.cards:
+            fitted = None
+        self.source = "fitted estimate" if fitted is not None else "estimate"
+        M = lookahead_matrix(pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"],
+                             obs.ties == "carry", fitted)
         _value, x, _y = matrix_game(M)
         return as_policy(pos["hand"], x)
 

@@ -145,7 +145,7 @@ class _ExactWhereKnown:
 
     def policy_at(self, obs) -> dict | None:
         policy = self.bot.policy(obs)
-        return None if self.bot.source == "estimate" else policy
+        return None if self.bot.source.endswith("estimate") else policy
 
 
 def _table_decisions(table, record, rules, students, solution, bots) -> list:
