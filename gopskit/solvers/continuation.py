@@ -40,7 +40,6 @@ import json
 import os
 import sys
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -223,14 +222,9 @@ def load_continuation(path) -> Continuation:
 @lru_cache(maxsize=4)
 def shipped_continuation(num_cards: int, objective: str = "points", ties: str = "discard") -> Continuation | None:
     """The fitted continuation estimate the package ships for these options, or None."""
-    name = SHIPPED.get((int(num_cards), objective, ties))
-    if name is None:
-        return None
-    resource = resources.files("gopskit") / "data" / name
-    if not resource.is_file():
-        return None
-    with resources.as_file(resource) as path:
-        return load_continuation(path)
+    from .opening import load_shipped
+
+    return load_shipped(SHIPPED.get((int(num_cards), objective, ties)), load_continuation)
 
 
 def main(argv=None) -> int:

@@ -103,14 +103,18 @@ def load_opening(path) -> GoofspielSolution:
 @lru_cache(maxsize=4)
 def shipped_opening(num_cards: int, objective: str = "points", ties: str = "discard") -> GoofspielSolution | None:
     """The opening book the package ships for these options, or None."""
-    name = SHIPPED.get((int(num_cards), objective, ties))
+    return load_shipped(SHIPPED.get((int(num_cards), objective, ties)), load_opening)
+
+
+def load_shipped(name: str | None, load):
+    """``load(path)`` of the package's data file ``name``; None when there is no such file (or no name)."""
     if name is None:
         return None
     resource = resources.files("gopskit") / "data" / name
     if not resource.is_file():
         return None
     with resources.as_file(resource) as path:
-        return load_opening(path)
+        return load(path)
 
 
 def first_turn_table(book: GoofspielSolution) -> list[dict]:
