@@ -117,3 +117,22 @@ def test_stand_ins_think_outside_the_transaction_too(store, clock, probe):
     assert store.keep_room(room2.teacher_key)["stand_ins"] == 1  # both away (one table): stand-ins play the game out
     assert store.overview(room2.teacher_key).tables[0]["status"] == "finished"
     assert len(probe.asked) > asked + 4 and not any(probe.asked), probe.asked
+
+
+def test_a_refused_move_sets_no_bot_thinking(store, probe):
+    """A stale, repeated or illegal move is refused as before, and no bot works out what it would have brought."""
+    from gopskit.classroom import StaleMoveError
+    from gopskit.errors import IllegalMoveError
+
+    room = store.create_room("goofspiel", {"num_cards": 4}, bot=probe.name, auto_pair=False, seed=1)
+    ann = store.join(room.code, "Ann")
+    store.pair_waiting(room.teacher_key, seed=2)
+    seat = store.claim_seat(ann.player_key).seat_key
+    store.submit(seat, 1, 0)  # turn 1 is complete (the bot had bid): the bot has bid for turn 2 as well
+    asked = len(probe.asked)
+    for move, ply, error in ((2, 0, StaleMoveError), (9, 1, IllegalMoveError), (1, 1, IllegalMoveError)):
+        with pytest.raises(error):
+            store.submit(seat, move, ply)
+    assert len(probe.asked) == asked
+    store.submit(seat, 2, 1)
+    assert len(probe.asked) == asked + 1

@@ -230,7 +230,9 @@ class ClassroomStore:
 
         def snapshot(tx, now):
             seat = gameplay.seat_by_key(tx, seat_key)
-            return [gameplay.table_snapshot(tx, seat["table_id"])], {seat["seat"]: move}, None
+            snap = gameplay.table_snapshot(tx, seat["table_id"])
+            stale = snap is not None and ply is not None and ply != snap.table["ply"]
+            return [] if stale else [snap], {seat["seat"]: move}, None  # a stale move brings no bot moves
         self._think_ahead(snapshot)
         self._write(lambda tx, now: gameplay.submit(tx, seat_key, move, ply, now))
         return self.seat_view(seat_key)
