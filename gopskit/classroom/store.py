@@ -266,8 +266,10 @@ class ClassroomStore:
         """Let the bot stand in for an absent student at this seat's table; True if it did."""
         def snapshot(tx, now):
             seat = gameplay.seat_by_key(tx, seat_key)
-            room = gameplay.room_row(tx, seat["room"])
-            return [gameplay.table_snapshot(tx, seat["table_id"])], None, now - rooms.settings_of(room).timeout
+            away_since = now - rooms.settings_of(gameplay.room_row(tx, seat["room"])).timeout
+            away = any(s["player"] and s["stand_in_since"] is None and s["last_seen"] < away_since
+                       for s in gameplay.seats_of(tx, seat["table_id"]))  # the usual case, nobody away, reads no game
+            return [gameplay.table_snapshot(tx, seat["table_id"])] if away else [], None, away_since
         self._think_ahead(snapshot)
 
         def work(tx, now):
