@@ -93,8 +93,18 @@ def test_load_and_compare_and_the_plot(tmp_path):
     assert len(ax.get_lines()) == 4  # the class, the equilibrium, two bots
 
 
+def test_bids_without_a_known_equilibrium_are_counted_and_left_out():
+    """12 cards (no book): turns 1-2 are beyond what is solved on the spot; from 10 cards each it is exact."""
+    store, room, _prizes = _contrary_game(12)
+    result = compare_bids(store.export(room.teacher_key), bots=("match-prize",))
+    assert [d["equilibrium"] is not None for d in result.decisions] == [False, False] + [True] * 10
+    assert result.note.startswith("2 of 12 student bids have no known equilibrium")
+    support = [d["equilibrium"].get(d["bid"], 0) > 1e-9 for d in result.decisions if d["equilibrium"] is not None]
+    assert result.support_share == sum(support) / 10
+
+
 def test_a_full_deck_room_gets_the_equilibrium_wherever_it_is_known_exactly():
-    """13 cards: the opening book's bids in turns 1-2, none in turn 3, an exact endgame's from 10 cards on."""
+    """13 cards: the opening book's bids in turns 1-3, an exact endgame's from 10 cards on: every bid has one."""
     import numpy as np
 
     from gopskit.solvers.exact import solve_endgame
@@ -104,8 +114,8 @@ def test_a_full_deck_room_gets_the_equilibrium_wherever_it_is_known_exactly():
     result = compare_bids(store.export(room.teacher_key), bots=("match-prize",))
     book = shipped_opening(13)
     known = [d["equilibrium"] is not None for d in result.decisions]
-    assert known == [True, True, False] + [True] * 10
-    assert result.note.startswith("1 of 13 student bids have no known equilibrium")
+    assert known == [True] * 13
+    assert "no known equilibrium" not in result.note
     hands, opp, left = set(range(1, 14)), set(range(1, 14)), set(range(1, 14))
     table = store.export(room.teacher_key).tables[0]
     record, ann = table["record"], next(s["seat"] for s in table["seats"] if s["kind"] == "student")
@@ -113,7 +123,7 @@ def test_a_full_deck_room_gets_the_equilibrium_wherever_it_is_known_exactly():
         mine, theirs = bids[ann], bids[1 - ann]
         assert d["bid"] == mine
         assert d["prize"] == record["prizes"][d["turn"] - 1]
-        if d["turn"] <= 2:
+        if d["turn"] <= 3:
             assert d["equilibrium"] == book.policy(hands, opp, left, d["prize"])
         elif d["turn"] >= 4:
             here = solve_endgame(hands, opp, left)  # the rest of the hand, solved afresh from this position
@@ -122,4 +132,4 @@ def test_a_full_deck_room_gets_the_equilibrium_wherever_it_is_known_exactly():
             assert (x @ M).min() >= here.value(hands, opp, left, d["prize"]) - 1e-9  # no reply gains: exact
         hands, opp, left = hands - {mine}, opp - {theirs}, left - {d["prize"]}
     support = [d["equilibrium"].get(d["bid"], 0) > 1e-9 for d in result.decisions if d["equilibrium"] is not None]
-    assert result.support_share == sum(support) / 12
+    assert result.support_share == sum(support) / 13

@@ -11,8 +11,11 @@ solution can be had without solving on the spot:
 * a complete solution in the cache (``gopskit solve --cards 13`` writes
   one, minutes once per machine; it is mapped from disk, so opening it is
   instant and every classroom kernel shares one copy): every position;
-* the opening book the package ships (:mod:`gopskit.solvers.opening`, the
-  13-card game's first two turns, from a complete solve): the first turns.
+* the opening book the package ships (:mod:`gopskit.solvers.opening`,
+  from a complete solve): the 13-card game's first three turns. The first
+  two are exact; the third is built from the next layer's values rounded
+  to 0.001 points, so its bid concedes at most 0.001 points a hand to a
+  best reply.
 
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:
@@ -21,8 +24,8 @@ endgame**:
    the turn and the rest of the hand after it exactly
    (:func:`gopskit.solvers.exact.solve_turn_endgame`, about a second for
    10 cards, once per hand: the solution covers every later turn) and
-   plays that optimal mixed bid. At 13 cards with the opening book, only
-   the third turn is left to step 2.
+   plays that optimal mixed bid. At 13 cards the opening book covers the
+   turns before that, so step 2 is never needed there.
 2. Before that, it solves the turn as a matrix game: each pair of bids is
    scored by the points it wins or loses now plus an estimate of the rest,
    and the bot plays that game's optimal mixed bid. The estimate,
@@ -30,12 +33,10 @@ endgame**:
    position (its value if both bid at random, bidding by rank, and better
    cards where the prizes are bigger), with weights fitted to exact
    10-card values; it is antisymmetric and zero for equal hands, like the
-   true value. Where the package ships a finer estimate fitted to a
-   complete solve (:mod:`gopskit.solvers.continuation`: the 13-card
-   game's turn 3, whose continuations have 10 cards), that one is used.
+   true value.
 
 After each move ``source`` says which of these chose it ("exact solution",
-"opening book", "exact endgame", "fitted estimate" or "estimate"). Mixed bids are drawn with
+"opening book", "exact endgame" or "estimate"). Mixed bids are drawn with
 the generator the match hands the bot, so seeded games repeat. The
 objective is "points" (expected point difference) unless
 ``objective="win"`` is asked for. The heuristic treats "win" as "points",
@@ -132,19 +133,16 @@ def continuation_estimates(hand, opp_hand, rest) -> np.ndarray:
     return ESTIMATE_UNIFORM * uniform + ESTIMATE_RANK * rank + _spread_weight(k - 1) * spread
 
 
-def lookahead_matrix(hand, opp_hand, prizes, prize, pot=0, carry=False, fitted=None) -> np.ndarray:
+def lookahead_matrix(hand, opp_hand, prizes, prize, pot=0, carry=False) -> np.ndarray:
     """The turn game: points won or lost now plus :func:`continuation_estimates` of the rest.
 
-    Rows are ``sorted(hand)``, columns ``sorted(opp_hand)``. ``fitted``: a
-    :class:`gopskit.solvers.continuation.Continuation` to estimate the rest
-    with instead.
+    Rows are ``sorted(hand)``, columns ``sorted(opp_hand)``.
     """
     hand, opp = sorted(hand), sorted(opp_hand)
     rest = [p for p in prizes if p != prize]
     offer = prize + pot if carry else prize
     now = np.sign(np.subtract.outer(hand, opp)) * offer
-    later = fitted.estimates(hand, opp, rest) if fitted is not None else continuation_estimates(hand, opp, rest)
-    return now + later
+    return now + continuation_estimates(hand, opp, rest)
 
 
 @register
@@ -237,16 +235,11 @@ class EquilibriumBot(Agent):
             aim = "win" if self.objective == "win" and len(pos["hand"]) <= WIN_ENDGAME_CARDS else "points"
             self.source = "exact endgame" if aim == self.objective else "exact endgame (points)"
             return self._endgame_policy(pos, obs.ties, aim)
+        self.source = "estimate"
         from ..solvers._exact_lp import matrix_game  # numba: loaded on first use, not when bots are listed
-        from ..solvers.continuation import shipped_continuation
         from ..solvers.exact import as_policy
 
-        fitted = shipped_continuation(obs.num_cards, "points", obs.ties) if self.use_stored else None
-        if fitted is not None and len(pos["hand"]) - 1 != fitted.cards:
-            fitted = None
-        self.source = "fitted estimate" if fitted is not None else "estimate"
-        M = lookahead_matrix(pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"],
-                             obs.ties == "carry", fitted)
+        M = lookahead_matrix(pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"], obs.ties == "carry")
         _value, x, _y = matrix_game(M)
         return as_policy(pos["hand"], x)
 
@@ -320,8 +313,8 @@ def _warm_endgame(after: threading.Thread | None = None) -> None:
     """Load the endgame solver's compiled kernels in a background thread, once per process.
 
     On a fresh install numba compiles them on first use (about 7 s here),
-    which would otherwise fall on the third (the estimate's solver) and
-    fourth moves of the first 13-card game; with them cached it takes a
+    which would otherwise fall on the fourth move of the first 13-card
+    game (and on the estimate's first move in other decks); with them cached it takes a
     fraction of a second. Moves do not wait for this thread, and it waits
     for ``after`` (the warm-up the first move needs) so as not to slow
     that one down.

@@ -98,7 +98,7 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
         decisions.extend(table_decisions)
     if unknown:
         notes.add(f"{unknown} of {len(decisions)} student bids have no known equilibrium: beyond {max_cards} cards it "
-                  f"is known once 10 cards are left in each hand, and in the 13-card game's first two turns (ties "
+                  f"is known once 10 cards are left in each hand, and in the 13-card game's first three turns (ties "
                   f"discard), unless 'gopskit solve --cards N' was run on this machine; the equilibrium mean and the "
                   f"support share leave those bids out")
     return _summarise(export.room["code"], tuple(bots), decisions, "; ".join(sorted(notes)))
@@ -145,7 +145,7 @@ class _ExactWhereKnown:
 
     def policy_at(self, obs) -> dict | None:
         policy = self.bot.policy(obs)
-        return None if self.bot.source.endswith("estimate") else policy
+        return None if self.bot.source == "estimate" else policy
 
 
 def _table_decisions(table, record, rules, students, solution, bots) -> list:

@@ -196,6 +196,25 @@ def _code_after_bids(digits, length, pa, pb, work):
 
 
 @_kernel
+def _mirror_code(digits, length, work):
+    """The code of the pattern in ``digits`` with the hands swapped (A and B exchanged)."""
+    for t in range(length):
+        work[t] = digits[t] if digits[t] == C else 3 - digits[t]
+    return _encode(work, length)
+
+
+@_kernel
+def mirror_patterns(codes):
+    """``swap[p]``: the index in ``codes`` of pattern ``p`` with the hands swapped (a layer's ``swap`` alone)."""
+    swap = np.empty(len(codes), dtype=np.int32)
+    digits = np.zeros(64, dtype=np.int64)
+    work = np.zeros(64, dtype=np.int64)
+    for p in range(len(codes)):
+        swap[p] = _find(codes, _mirror_code(digits, _decode(codes[p], digits), work))
+    return swap
+
+
+@_kernel
 def _child_tables(codes, child_codes, hand_size):
     """``child[p, a, b]``, ``outcome[p, a, b]`` and ``swap[p]`` for one layer."""
     n, j = len(codes), hand_size
@@ -209,9 +228,7 @@ def _child_tables(codes, child_codes, hand_size):
     for p in range(n):
         length = _decode(codes[p], digits)
         _card_letters(digits, length, mine, theirs)
-        for t in range(length):
-            work[t] = digits[t] if digits[t] == C else 3 - digits[t]
-        swap[p] = _find(codes, _encode(work, length))
+        swap[p] = _find(codes, _mirror_code(digits, length, work))
         for a in range(j):
             for b in range(j):
                 pa, pb = mine[a], theirs[b]

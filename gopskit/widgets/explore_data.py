@@ -256,8 +256,9 @@ def full_deck_solution(objective: str, ties: str, hand, opp_hand, prizes, lead: 
     The whole 13-card game cannot be solved on a click, so in this order:
 
     1. a complete solution already on this machine (``gopskit solve --cards 13``);
-    2. the opening book the package ships (points, ties discard): hands of 12
-       or 13 cards;
+    2. the opening book the package ships (points, ties discard): hands of 11
+       to 13 cards (with 11, the turn's entries come from values rounded to
+       0.001 points);
     3. the rest of the hand from this position, solved exactly on the spot
        when that is at most :data:`EXPLORER_MAX_GAMES` turn games (9 or 10
        cards each for points and ties discard; fewer for the other rules).
@@ -270,7 +271,9 @@ def full_deck_solution(objective: str, ties: str, hand, opp_hand, prizes, lead: 
         return full, "the complete 13-card solution on this machine"
     book = shipped_opening(FULL_DECK, objective, ties)
     if book is not None and book.plays(len(hand)):
-        return book, "the kit's opening book of the 13-card game"
+        rounded = book.provenance.get("deep", {}).get("layer") == len(hand) - 1
+        return book, "the kit's opening book of the 13-card game" + (
+            ", with the values after this turn rounded to 0.001" if rounded else "")
     return _endgame(objective, ties, tuple(sorted(hand)), tuple(sorted(opp_hand)), tuple(sorted(prizes)),
                     int(lead) if objective == "win" else 0, int(pot)), "the rest of this hand, solved exactly just now"
 
@@ -295,10 +298,15 @@ _TRIED_UP_TO = 11  # hand size: bigger endgames are refused before their tables 
 
 
 def _book_rules() -> str:
-    from ..solvers.opening import SHIPPED
+    from ..solvers.opening import SHIPPED, shipped_opening
 
-    rules = [f"{objective}, ties {ties}" for (n, objective, ties) in SHIPPED if n == FULL_DECK]
-    return ("hands of 12 or 13 cards under " + " and ".join(rules)) if rules else "nothing"
+    rules = []
+    for (n, objective, ties) in SHIPPED:
+        book = shipped_opening(n, objective, ties) if n == FULL_DECK else None
+        sizes = [k for k in range(1, n + 1) if book is not None and book.plays(k)]
+        if sizes:
+            rules.append(f"hands of {sizes[0]} to {sizes[-1]} cards under {objective}, ties {ties}")
+    return " and ".join(rules) or "nothing"
 
 
 def parse_cards(text: str, num_cards: int, what: str) -> tuple[int, ...]:
