@@ -65,7 +65,7 @@ def test_the_opening_book_plays_the_first_turns_exactly(tmp_path, monkeypatch, n
     path = tmp_path / "book9.npz"
     opening.save_opening(nine, path, depth=2)
     book = opening.load_opening(path)
-    monkeypatch.setattr(opening, "shipped_opening", lambda n, objective="points", ties="discard": book if n == 9 else None)
+    monkeypatch.setattr(opening, "shipped_opening", lambda n, objective="points", ties="discard", deep=True: book if n == 9 else None)
     bot = EquilibriumBot(progress=False, exact_up_to=8, endgame_cards=4)
     turns = list(_play(bot, Goofspiel(num_cards=9), seed=7))
     sources = [source for *_, source in turns]

@@ -198,6 +198,8 @@ class EquilibriumBot(Agent):
             _warm_up(self, rules.num_cards, rules.ties)
         if self.supports(rules) and rules.num_cards > self.exact_up_to and self.endgame_cards > 0:
             _warm_endgame(after=_WARMING.get((rules.num_cards, self.objective, rules.ties)))
+        if self.supports(rules) and self.use_stored and rules.num_cards > self.exact_up_to:
+            _warm_deep_book(rules.num_cards, self.objective, rules.ties, after=_ENDGAME_WARMING)
 
     def exact_solution(self, num_cards: int, ties: str, hand_size: int, progress: bool | None = None):
         """``(solution, source)`` that plays a turn with ``hand_size`` cards exactly, or ``(None, None)``.
@@ -219,7 +221,9 @@ class EquilibriumBot(Agent):
             return full, "exact solution"
         from ..solvers.opening import shipped_opening
 
-        book = shipped_opening(num_cards, self.objective, ties)
+        book = shipped_opening(num_cards, self.objective, ties, deep=False)  # quicker to open: the first move needs it
+        if book is not None and not book.plays(hand_size):
+            book = shipped_opening(num_cards, self.objective, ties)  # with its deep layer, if one ships
         if book is not None and book.plays(hand_size):
             return book, "opening book"
         return None, None
@@ -337,6 +341,33 @@ def _warm_endgame(after: threading.Thread | None = None) -> None:
 
     _ENDGAME_WARMING = threading.Thread(target=work, name="gopskit-warm-endgame", daemon=True)
     _ENDGAME_WARMING.start()
+
+
+def _warm_deep_book(num_cards: int, objective: str, ties: str, after: threading.Thread | None) -> None:
+    """Open the opening book's deep layer (its third turn at 13 cards) in a background thread, once per deck.
+
+    The first time on a machine that decodes it into the cache folder
+    (0.8 s), so it is done after the other warm-ups and no move waits for it.
+    """
+    key = (num_cards, objective, ties)
+    if key in _DEEP_WARMING:
+        return
+
+    def work():
+        try:
+            if after is not None:
+                after.join()
+            from ..solvers.opening import shipped_opening
+
+            shipped_opening(num_cards, objective, ties)
+        except Exception:  # noqa: BLE001 - a failed warm-up only means the third move opens it itself
+            pass
+
+    _DEEP_WARMING[key] = threading.Thread(target=work, name=f"gopskit-warm-deep-{num_cards}", daemon=True)
+    _DEEP_WARMING[key].start()
+
+
+_DEEP_WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that book's deep layer
 
 
 def _wait_for_warm_up(num_cards: int, objective: str, ties: str) -> None:

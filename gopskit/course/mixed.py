@@ -124,7 +124,7 @@ def _solution(num_cards: int, objective: str, ties: str):
     from ..errors import GopsError
     from ..solvers.opening import shipped_opening
 
-    book = shipped_opening(num_cards, objective, ties)
+    book = shipped_opening(num_cards, objective, ties, deep=False)  # the first turns: the book alone
     if book is None:
         raise GopsError(f"{num_cards} cards is too big to solve during a lesson; the kit ships the first turns "
                         "of the 13-card game (points, ties discard) only")

@@ -269,7 +269,7 @@ def full_deck_solution(objective: str, ties: str, hand, opp_hand, prizes, lead: 
     full = find_solution(FULL_DECK, objective, ties)
     if full is not None:
         return full, "the complete 13-card solution on this machine"
-    book = shipped_opening(FULL_DECK, objective, ties)
+    book = shipped_opening(FULL_DECK, objective, ties, deep=len(hand) < FULL_DECK - 1)  # the deep layer only if needed
     if book is not None and book.plays(len(hand)):
         rounded = book.provenance.get("deep", {}).get("layer") == len(hand) - 1
         return book, "the kit's opening book of the 13-card game" + (
