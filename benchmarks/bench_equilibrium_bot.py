@@ -10,8 +10,9 @@ Up to 8 cards the bot plays the exact equilibrium (expected margin at least
 0 against anyone). At 13 cards it plays exactly wherever it can: everywhere
 when a complete 13-card solution is in the cache (``gopskit solve --cards
 13``, or ``--solution FOLDER`` here, which links a solution folder into a
-private cache), else the shipped opening book for the first two turns, its
-heuristic for the next two and an exact endgame solve for the last nine.
+private cache), else the shipped opening book for the first three turns
+(the third from values rounded to 0.001 points) and an exact endgame solve
+for the last ten.
 ``--against-heuristic`` adds the bot's heuristic alone
 (``use_stored=False``) as an opponent. The slowest move is printed, overall
 and for each way the bot chose its moves (it must answer within a second).

@@ -9,12 +9,16 @@ for those hands and ``policy`` for the first two turns, exactly as the full
 solution would (the same turn games, built from the same stored values).
 
 The kit ships the book of the 13-card game (``points``, ties ``discard``),
-made from a complete solve by::
+and its *deep layer*, the 10-card values rounded to 0.001 points
+(:func:`save_deep_layer`: 4.3 MB instead of 86), with which the book plays
+the third turn too, each bid within 0.001 points of the equilibrium's
+guarantee. Both are made from a complete solve by::
 
     gopskit solve --cards 13 --checkpoint FOLDER
-    python -m gopskit.solvers.opening FOLDER gopskit/data/goofspiel-13-points-discard-opening.npz
+    python -m gopskit.solvers.opening FOLDER gopskit/data/goofspiel-13-points-discard-opening.npz \
+        --deep gopskit/data/goofspiel-13-points-discard-layer10.npz
 
-The file's header records the solve's statistics and the command, so its
+Each file's header records the solve's statistics and the command, so its
 provenance travels with it. :func:`first_turn_table` reads the first turn
 off a book: the value of each turned prize and the optimal mixed bid.
 
