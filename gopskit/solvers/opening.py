@@ -15,8 +15,7 @@ the third turn too, each bid within 0.001 points of the equilibrium's
 guarantee. Both are made from a complete solve by::
 
     gopskit solve --cards 13 --checkpoint FOLDER
-    python -m gopskit.solvers.opening FOLDER gopskit/data/goofspiel-13-points-discard-opening.npz \
-        --deep gopskit/data/goofspiel-13-points-discard-layer10.npz
+    cd gopskit/data && python -m gopskit.solvers.opening FOLDER goofspiel-13-points-discard-opening.npz --deep goofspiel-13-points-discard-layer10.npz
 
 Each file's header records the solve's statistics and the command, so its
 provenance travels with it. :func:`first_turn_table` reads the first turn
