@@ -56,7 +56,8 @@ def test_the_deep_layer_is_antisymmetric_and_mapped_from_the_cache(book, tmp_pat
     opening.shipped_opening.cache_clear()
     try:
         first = opening.shipped_opening(13)  # decodes, and keeps the decoded layer in the cache folder
-        assert [p.name.startswith("deep-13-points-discard-10-") for p in tmp_path.iterdir()] == [True]
+        assert [p.suffix for p in tmp_path.iterdir() if p.name.startswith("deep-13-points-discard-10-")] in (
+            [".npy", ".lock"], [".lock", ".npy"])
         opening.shipped_opening.cache_clear()
         again = opening.shipped_opening(13)  # maps it
         assert isinstance(again.engine.values[10], np.memmap)
@@ -152,3 +153,18 @@ def test_lesson_two_shows_the_real_game_and_says_what_it_shows(book):
     from gopskit.course import mixed
 
     assert all(mixed.modes(row) >= 2 for row in mixed.first_turn_policy(13))
+
+
+def test_processes_opening_the_deep_layer_together_share_one_decoded_copy(tmp_path):
+    """Three fresh processes at once (a class starting together): each gets the layer, one file is written."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("from gopskit.solvers.opening import shipped_opening; import numpy as np; "
+              "b = shipped_opening(13); print(float(np.asarray(b.engine.values[10][:1000]).sum()))")
+    env = {**os.environ, "GOPSKIT_CACHE": str(tmp_path)}
+    runs = [subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    outputs = [run.communicate(timeout=300)[0].strip() for run in runs]
+    assert all(run.returncode == 0 for run in runs) and len(set(outputs)) == 1
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".lock", ".npy"]  # no copy left behind

@@ -35,6 +35,8 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import lzma
@@ -163,30 +165,46 @@ def load_deep_layer(path, engine: LayeredSolution, j: int) -> tuple[np.ndarray, 
     The decoded layer (86 MB for the 13-card game's 10-card layer) is kept
     in the solution cache folder and mapped from there, so every process
     of a classroom server shares one copy; if that folder cannot be
-    written, it stays in this process's memory.
+    written, it stays in this process's memory. Processes that open it at
+    the same moment take turns (a file lock): the first decodes it, the
+    others map its file, so a class starting together never holds thirty
+    decoded copies at once.
     """
-    from ._exact_tables import mirror_patterns
     from .storage import cache_dir
 
+    layer = engine.tables.layers[j]
     try:
         with np.load(path, allow_pickle=False) as archive:
             meta = json.loads(str(archive["meta"]))
             if meta.get("format") != DEEP_FORMAT or meta.get("version") != FORMAT_VERSION:
                 raise OpeningBookError(f"{path} is not a gopskit deep layer of version {FORMAT_VERSION}")
-            layer = engine.tables.layers[j]
             if (meta["layer"], meta["num_cards"], meta["objective"], meta["ties"]) != (
                     j, len(engine.tables.prize_values), engine.objective, engine.ties):
                 raise OpeningBookError(f"{path} holds layer {meta['layer']} of another game")
-            cached = cache_dir() / f"deep-{meta['num_cards']}-{meta['objective']}-{meta['ties']}-{j}-{meta['digest']}.npy"
-            if cached.is_file():
-                values = np.load(cached, mmap_mode="r")
-                if values.shape == (layer.num_prize_sets * layer.num_patterns,):
-                    return values, meta
-            swap = mirror_patterns(layer.codes)
-            canonical = swap >= np.arange(layer.num_patterns)
-            deltas = np.frombuffer(lzma.decompress(archive["blob"].tobytes()), dtype="<i4")
-            rounded = np.cumsum(deltas.reshape(meta["shape"]), axis=0, dtype=np.int64) * float(meta["step"])
-    except (OSError, ValueError, KeyError, lzma.LZMAError) as exc:
+            blob = archive["blob"].tobytes()
+    except (OSError, ValueError, KeyError) as exc:
+        raise OpeningBookError(f"cannot read deep layer {path}: {exc}") from None
+    cached = cache_dir() / f"deep-{meta['num_cards']}-{meta['objective']}-{meta['ties']}-{j}-{meta['digest']}.npy"
+    with _taking_turns(cached.with_suffix(".lock")):
+        try:
+            values = np.load(cached, mmap_mode="r")
+            if values.shape == (layer.num_prize_sets * layer.num_patterns,):
+                return values, meta
+        except (OSError, ValueError):
+            pass  # not there yet (or damaged): decode it
+        return _kept_on_disk(_decoded(path, meta, blob, layer), cached), meta
+
+
+def _decoded(path, meta: dict, blob: bytes, layer) -> np.ndarray:
+    """The whole layer from a deep file's compressed differences (mirror images filled in)."""
+    from ._exact_tables import mirror_patterns
+
+    swap = mirror_patterns(layer.codes)
+    canonical = swap >= np.arange(layer.num_patterns)
+    try:
+        deltas = np.frombuffer(lzma.decompress(blob), dtype="<i4")
+        rounded = np.cumsum(deltas.reshape(meta["shape"]), axis=0, dtype=np.int64) * float(meta["step"])
+    except (ValueError, KeyError, lzma.LZMAError) as exc:
         raise OpeningBookError(f"cannot read deep layer {path}: {exc}") from None
     if rounded.shape != (layer.num_prize_sets, int(canonical.sum())):
         raise OpeningBookError(f"{path} is damaged: {rounded.shape} values, not {(layer.num_prize_sets, int(canonical.sum()))}")
@@ -194,7 +212,23 @@ def load_deep_layer(path, engine: LayeredSolution, j: int) -> tuple[np.ndarray, 
     values[:, canonical] = rounded
     mirrors = np.flatnonzero(~canonical)
     values[:, mirrors] = -values[:, swap[mirrors]]
-    return _kept_on_disk(values.ravel(), cached), meta
+    return values.ravel()
+
+
+@contextlib.contextmanager
+def _taking_turns(lock_path: Path):
+    """Hold an exclusive lock on ``lock_path`` (waiting for it); no lock if the folder cannot be written."""
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock_path, "a+b")  # noqa: SIM115  (closed below)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # releases the lock
 
 
 def _kept_on_disk(values: np.ndarray, path: Path) -> np.ndarray:
