@@ -86,6 +86,41 @@ def test_a_forfeited_game_keeps_its_partial_record_and_reason():
     assert game["record"] == {"game": "goofspiel", "options": rules.options(), "prizes": [1], "bids": []}
 
 
+def test_bots_move_only_once_the_students_have_answered(monkeypatch):
+    """A student's time limit is wall-clock: the kit's own bots never think while a student's move is timed."""
+    from gopskit.agents import register
+    from gopskit.agents.base import Agent
+    from gopskit.arena import tables
+
+    events = []
+    real_collect = tables.collect_all
+
+    def collect_all(workers):
+        answers = real_collect(workers)
+        events.append("students answered")
+        return answers
+
+    @register
+    class OrderProbe(Agent):
+        name = "test-order-probe"
+        classifier = {"stochastic": False, "memory": "none", "uses_opponent_bids": False, "games": ("goofspiel",)}
+
+        def act(self, observation):
+            events.append("bot moved")
+            return min(observation.legal_moves)
+
+    monkeypatch.setattr(tables, "collect_all", collect_all)
+    rules = Goofspiel(num_cards=4)
+    workers = _workers([STUDENTS / "copycat.py"])
+    try:
+        games = play_games(rules, [student_entry(STUDENTS / "copycat.py"), bot_entry("test-order-probe")], [1, 2], workers)
+    finally:
+        for worker in workers.values():
+            worker.close()
+    assert all(not game["forfeits"] for game in games)
+    assert events == ["students answered", "bot moved", "bot moved"] * 4  # each turn: both games' students, then bots
+
+
 def _workers(paths):
     from gopskit.arena.sandbox import SandboxWorker
 

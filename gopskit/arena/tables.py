@@ -129,8 +129,10 @@ def _gather_moves(live, workers) -> dict:
     """Ask every player to move in every live game: ``{(game key, seat): Reply}``.
 
     Each student entry's batch is sent as soon as it is built, so it thinks
-    while the next batch is prepared; bots move last, then the answers are
-    collected.
+    while the next batch is prepared. The bots move once every student's
+    answer is in: a student's time limit is wall-clock, and a bot thinking
+    meanwhile in this process (the 13-card equilibrium bot's endgame solve
+    takes both cores for a second) would eat into it.
     """
     requests: dict[str, list] = {}
     bot_turns = []
@@ -149,9 +151,9 @@ def _gather_moves(live, workers) -> dict:
                  for game, seat in asked]
         if worker is not None:
             worker.send(items, plain=_plain_items)
-    replies = {(game.key, seat): _bot_move(game.bots[seat], game.state.observation(seat)) for game, seat in bot_turns}
     asking = [name for name in requests if name in workers]
     collected = dict(zip(asking, collect_all([workers[name] for name in asking])))
+    replies = {(game.key, seat): _bot_move(game.bots[seat], game.state.observation(seat)) for game, seat in bot_turns}
     for name, asked in requests.items():
         answers = collected.get(name, {})
         for game, seat in asked:
