@@ -168,3 +168,25 @@ def test_processes_opening_the_deep_layer_together_share_one_decoded_copy(tmp_pa
     outputs = [run.communicate(timeout=300)[0].strip() for run in runs]
     assert all(run.returncode == 0 for run in runs) and len(set(outputs)) == 1
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".lock", ".npy"]  # no copy left behind
+
+
+def test_a_deep_layer_written_and_read_back_lets_a_book_play_one_more_turn(tmp_path, monkeypatch):
+    """A 7-card book of two turns plus its rounded 4-card layer: turn 3 within 0.001 of the exact solution."""
+    from gopskit.solvers import solve_goofspiel
+    from gopskit.solvers.opening import load_opening, save_deep_layer, save_opening, with_deep_layer
+
+    monkeypatch.setenv("GOPSKIT_CACHE", str(tmp_path / "cache"))
+    full = solve_goofspiel(7)
+    save_opening(full, tmp_path / "book.npz", depth=2)
+    meta = save_deep_layer(full, tmp_path / "deep.npz", 4)
+    assert meta["layer"] == 4 and meta["largest_rounding"] <= 0.0005
+    book = load_opening(tmp_path / "book.npz")
+    deeper = with_deep_layer(book, tmp_path / "deep.npz")
+    assert not book.plays(5) and deeper.plays(5) and not deeper.plays(4)
+    exact = np.asarray(full.engine.values[4])
+    assert np.abs(np.asarray(deeper.engine.values[4]) - exact).max() <= 0.0005 + 1e-12
+    hand, opp, prizes = (1, 2, 4, 6, 7), (2, 3, 4, 5, 7), (1, 3, 4, 5, 7)
+    policy = deeper.policy(hand, opp, prizes, 7)
+    x = np.array([policy[c] for c in hand])
+    M = full.turn_matrix(hand, opp, prizes, 7)
+    assert (x @ M).min() >= full.value(hand, opp, prizes, 7) - 0.001

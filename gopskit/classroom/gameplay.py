@@ -286,6 +286,18 @@ def table_snapshot(tx: Tx, table_id: str) -> TableSnapshot | None:
     return TableSnapshot(room, table, table_state(tx, table, room), seats, pending_moves(tx, table))
 
 
+def away_snapshot(tx: Tx, table_id: str, away_since: float) -> TableSnapshot | None:
+    """The table's snapshot if one of its students has not been seen since ``away_since`` (else None: no game read)."""
+    if any(away(seat, away_since) for seat in seats_of(tx, table_id)):
+        return table_snapshot(tx, table_id)
+    return None
+
+
+def away(seat: dict, since: float) -> bool:
+    """True for a student's seat, not yet stood in for, whose page has not been seen since ``since``."""
+    return bool(seat["player"]) and seat["stand_in_since"] is None and seat["last_seen"] < since
+
+
 def think_ahead(snap: TableSnapshot | None, moves: dict | None = None, away_since: float | None = None) -> None:
     """Work out, outside any transaction, the bot moves that storing ``moves`` (seat -> move) would bring.
 
@@ -308,8 +320,7 @@ def think_ahead(snap: TableSnapshot | None, moves: dict | None = None, away_sinc
         seats[player]["stand_in_since"] = None
     if away_since is not None:
         for seat in seats.values():
-            if (seat["player"] and seat["stand_in_since"] is None and seat["last_seen"] < away_since
-                    and seat["seat"] in state.to_move() and seat["seat"] not in pending):
+            if away(seat, away_since) and seat["seat"] in state.to_move() and seat["seat"] not in pending:
                 seat["stand_in_since"] = snap.table["ply"]
     _play_on(snap.room, snap.table, state, seats, snap.table["ply"], pending)
 
@@ -390,8 +401,7 @@ def stand_in_for_absent(tx: Tx, table_id: str, now: float, timeout: float) -> bo
     pending = pending_moves(tx, table)
     changed = False
     for seat in seats_of(tx, table_id):
-        gone = seat["player"] and seat["stand_in_since"] is None and seat["last_seen"] < now - timeout
-        if gone and seat["seat"] in state.to_move() and seat["seat"] not in pending:
+        if away(seat, now - timeout) and seat["seat"] in state.to_move() and seat["seat"] not in pending:
             tx.run("UPDATE seats SET stand_in_since = ? WHERE table_id = ? AND seat = ?",
                    (table["ply"], table_id, seat["seat"]))
             changed = True
@@ -444,4 +454,4 @@ def events_so_far(state: GameState) -> int:
 
 __all__ = ["ACTORS", "ENDED", "FINISHED", "PLAYING", "SeatView", "advance", "bot_move", "complete_moves",
            "legal_move", "rebuild", "rules_for", "seat_view", "stand_in_for_absent", "submit", "table_snapshot",
-           "think_ahead", "warm_bot"]
+           "think_ahead", "warm_bot", "away", "away_snapshot"]

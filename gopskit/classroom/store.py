@@ -144,19 +144,14 @@ class ClassroomStore:
         def snapshot(tx, now):
             room = rooms.teacher_room(tx, teacher_key)
             away_since = now - rooms.settings_of(room).timeout
-            away = tx.all("SELECT DISTINCT s.table_id FROM seats s JOIN game_tables t ON t.id = s.table_id "
-                          "JOIN players p ON p.id = s.player WHERE t.room = ? AND t.status = ? "
-                          "AND s.stand_in_since IS NULL AND p.last_seen < ? ORDER BY s.table_id",
-                          (room["code"], gameplay.PLAYING, away_since))
-            return [gameplay.table_snapshot(tx, row["table_id"]) for row in away], None, away_since
+            return [gameplay.away_snapshot(tx, t["id"], away_since) for t in _playing(tx, room)], None, away_since
         self._think_ahead(snapshot)
         self._warm_bot(lambda tx: rooms.teacher_room(tx, teacher_key))
 
         def work(tx, now):
             room = rooms.teacher_room(tx, teacher_key, lock=True)
             timeout = rooms.settings_of(room).timeout
-            playing = tx.all("SELECT id FROM game_tables WHERE room = ? AND status = ?", (room["code"], gameplay.PLAYING))
-            stood_in = sum(gameplay.stand_in_for_absent(tx, t["id"], now, timeout) for t in playing)
+            stood_in = sum(gameplay.stand_in_for_absent(tx, t["id"], now, timeout) for t in _playing(tx, room))
             return {"stand_ins": stood_in, **_schedule(tx, room, now)}
         return self._write(work)
 
@@ -267,9 +262,7 @@ class ClassroomStore:
         def snapshot(tx, now):
             seat = gameplay.seat_by_key(tx, seat_key)
             away_since = now - rooms.settings_of(gameplay.room_row(tx, seat["room"])).timeout
-            away = any(s["player"] and s["stand_in_since"] is None and s["last_seen"] < away_since
-                       for s in gameplay.seats_of(tx, seat["table_id"]))  # the usual case, nobody away, reads no game
-            return [gameplay.table_snapshot(tx, seat["table_id"])] if away else [], None, away_since
+            return [gameplay.away_snapshot(tx, seat["table_id"], away_since)], None, away_since
         self._think_ahead(snapshot)
 
         def work(tx, now):
@@ -324,6 +317,10 @@ class ClassroomStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _playing(tx, room: dict) -> list[dict]:
+    return tx.all("SELECT id FROM game_tables WHERE room = ? AND status = ?", (room["code"], gameplay.PLAYING))
 
 
 def _check_seed(seed) -> None:

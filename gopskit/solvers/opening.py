@@ -53,6 +53,7 @@ from ..errors import GopsError
 from ._exact_engine import LayeredSolution, SolveStats
 from ._exact_tables import full_game_tables
 from .exact import GoofspielSolution, check_options
+from .storage import cache_dir, write_npz
 
 FORMAT = "gopskit-goofspiel-opening"
 FORMAT_VERSION = 1
@@ -80,11 +81,7 @@ def save_opening(solution: GoofspielSolution, path, depth: int = 2, command: str
     lowest = n - depth
     meta = {"format": FORMAT, "version": FORMAT_VERSION, **solution.options(), "lowest": lowest,
             "stats": solution.stats.as_dict(), "command": command}
-    arrays = {f"values_{j}": np.asarray(solution.engine.values[j]) for j in range(lowest, n + 1)}
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
-    os.replace(tmp, path)
+    write_npz(path, meta, **{f"values_{j}": np.asarray(solution.engine.values[j]) for j in range(lowest, n + 1)})
 
 
 def load_opening(path) -> GoofspielSolution:
@@ -152,10 +149,7 @@ def save_deep_layer(solution: GoofspielSolution, path, j: int, step: float = DEE
     meta = {"format": DEEP_FORMAT, "version": FORMAT_VERSION, **solution.options(), "layer": j, "step": step,
             "shape": list(deltas.shape), "largest_rounding": error, "stats": solution.stats.as_dict(), "command": command,
             "digest": hashlib.sha256(blob).hexdigest()[:16]}
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, meta=np.array(json.dumps(meta)), blob=np.frombuffer(blob, dtype=np.uint8))
-    os.replace(tmp, path)
+    write_npz(path, meta, compress=False, blob=np.frombuffer(blob, dtype=np.uint8))  # already compressed
     return meta
 
 
@@ -170,8 +164,6 @@ def load_deep_layer(path, engine: LayeredSolution, j: int) -> tuple[np.ndarray, 
     others map its file, so a class starting together never holds thirty
     decoded copies at once.
     """
-    from .storage import cache_dir
-
     layer = engine.tables.layers[j]
     try:
         with np.load(path, allow_pickle=False) as archive:

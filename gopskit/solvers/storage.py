@@ -51,10 +51,14 @@ def save_solution(solution: GoofspielSolution, path) -> None:
     if not isinstance(solution, GoofspielSolution) or solution.engine.slack:
         raise SolutionFileError("only whole-game solutions from solve_goofspiel can be saved")
     meta = {"format": FORMAT, "version": FORMAT_VERSION, **solution.options(), "stats": solution.stats.as_dict()}
-    arrays = {f"values_{j}": v for j, v in enumerate(solution.engine.values)}
+    write_npz(path, meta, **{f"values_{j}": v for j, v in enumerate(solution.engine.values)})
+
+
+def write_npz(path, meta: dict, compress: bool = True, **arrays) -> None:
+    """Write ``meta`` (as JSON) and ``arrays`` to the ``.npz`` file ``path`` at once: a reader never sees half a file."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
+    (np.savez_compressed if compress else np.savez)(tmp, meta=np.array(json.dumps(meta)), **arrays)
     os.replace(tmp, path)
 
 
@@ -188,4 +192,5 @@ def _from_layer_folder(folder: Path, key: tuple) -> GoofspielSolution | None:
         return None
 
 
-__all__ = ["SolutionFileError", "find_solution", "layer_folder_name", "cache_dir", "cached_solution", "load_solution", "save_solution", "solution_filename"]
+__all__ = ["SolutionFileError", "find_solution", "layer_folder_name", "cache_dir", "cached_solution", "load_solution", "save_solution", "solution_filename",
+           "write_npz"]
