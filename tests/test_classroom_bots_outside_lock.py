@@ -18,7 +18,7 @@ from test_classroom_support import clock, postgres_url, store, store_url  # noqa
 
 from gopskit.agents import register
 from gopskit.agents.base import Agent
-from gopskit.classroom import gameplay
+from gopskit.classroom import ClassroomStore, gameplay
 
 
 def store_locked(url: str) -> bool:
@@ -128,7 +128,7 @@ def test_a_refused_move_sets_no_bot_thinking(store, probe):
     ann = store.join(room.code, "Ann")
     store.pair_waiting(room.teacher_key, seed=2)
     seat = store.claim_seat(ann.player_key).seat_key
-    store.submit(seat, 1, 0)  # turn 1 is complete (the bot had bid): the bot has bid for turn 2 as well
+    store.submit(seat, 1, 0)  # turn 1 is complete: the bot bid the moment Ann did
     asked = len(probe.asked)
     for move, ply, error in ((2, 0, StaleMoveError), (9, 1, IllegalMoveError), (1, 1, IllegalMoveError)):
         with pytest.raises(error):
@@ -136,3 +136,58 @@ def test_a_refused_move_sets_no_bot_thinking(store, probe):
     assert len(probe.asked) == asked
     store.submit(seat, 2, 1)
     assert len(probe.asked) == asked + 1
+
+
+# ------------------------------------------- the bots think while the student does ---
+@register
+class OrderProbe(Agent):
+    """Bids its lowest card and notes each time it is asked, with the cards it holds."""
+
+    name = "test-think-order-probe"
+    classifier = {"stochastic": False, "memory": "none", "uses_opponent_bids": False, "games": ("goofspiel",)}
+    events: list = []
+
+    def act(self, observation):
+        OrderProbe.events.append(("bot thinks", len(observation.hand)))
+        return min(observation.legal_moves)
+
+
+def test_a_students_page_lets_the_bot_think_after_drawing_the_turn_never_between_click_and_reveal(
+        store_url, monkeypatch):
+    """The bot's move for a turn is worked out once the page shows that turn; the click then finds it ready.
+
+    Before, a bot's move was made as its turn began, inside the student's
+    previous click: a 13-card equilibrium bot's second-long solve at turn 4
+    came between the click on turn 3 and its reveal.
+    """
+    from gopskit.widgets.classroom import SeatBoard, StudentApp
+
+    monkeypatch.setattr(OrderProbe, "events", [])
+    monkeypatch.setattr(gameplay, "_BOT_MOVES", {}, raising=False)
+    shown = SeatBoard.show
+
+    def show(board, view):
+        OrderProbe.events.append(("shown", len(view.observation["hand"])))
+        shown(board, view)
+    monkeypatch.setattr(SeatBoard, "show", show)
+    store = ClassroomStore(store_url)
+    room = store.create_room("goofspiel", {"num_cards": 3}, bot=OrderProbe.name, auto_pair=False, seed=1)
+    app = StudentApp(store_url)
+    app.join("Ann", room.code)
+    store.pair_waiting(room.teacher_key, seed=2)
+    OrderProbe.events.clear()  # warming the bot up (its first move in this process) is not part of the game
+    app.tick()
+    while app.board.seat_view.status == "playing":
+        OrderProbe.events.append(("click", len(app.board.seat_view.observation["hand"])))
+        app.board.click_card(app.board.seat_view.observation["legal_moves"][-1])
+        app.board.confirm()
+        assert app.board.last_error is None, app.board.status
+    assert OrderProbe.events == [
+        ("shown", 3), ("bot thinks", 3), ("click", 3),
+        ("shown", 2), ("bot thinks", 2), ("click", 2),
+        ("shown", 1), ("bot thinks", 1), ("click", 1),
+        ("shown", 0),
+    ], OrderProbe.events
+    bids = [row for row in store.export(room.teacher_key).bids if row["actor"] == "bot"]
+    assert [row["move"] for row in bids] == [1, 2, 3]  # the moves worked out early are the ones played
+    store.close()

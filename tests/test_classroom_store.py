@@ -219,11 +219,16 @@ def test_a_bot_stands_in_after_the_timeout_and_the_student_takes_the_seat_back(s
     assert store.keep_table(ann)  # 35 s: the bot bids for Bob
     now = store.seat_view(bob)
     assert now.kinds[now.seat] == "stand-in" and now.ply == 1 and store.seat_view(ann).my_turn
-    assert now.my_move is not None  # a stand-in plays each turn as soon as it begins
-    store.heartbeat(players["Bob"].player_key)  # Bob is back: he plays again from the next turn
+    # the stand-in played turn 1 for Bob; it plays turn 2 the moment Ann has, so the table waits for Ann only
+    ann_seat, bob_seat = store.seat_view(ann).seat, now.seat
+    assert now.my_move is None and now.waiting_for == (ann_seat,) and store.seat_view(ann).waiting_for == (ann_seat,)
+    assert store.overview(room.teacher_key).tables[0]["waiting_for"] == ["Ann"]  # the teacher sees whom it waits for
+    store.heartbeat(players["Bob"].player_key)  # Bob is back, before the stand-in's next move: he plays turn 2
     back = store.seat_view(bob)
-    assert back.kinds[back.seat] == "student" and not back.my_turn
+    assert back.kinds[back.seat] == "student" and back.my_turn and back.ply == 1
     store.submit(ann, store.seat_view(ann).observation["hand"][0], 1)
+    assert store.seat_view(bob).my_turn and store.seat_view(bob).ply == 1 and store.seat_view(ann).waiting_for == (bob_seat,)
+    store.submit(bob, store.seat_view(bob).observation["hand"][0], 1)
     assert store.seat_view(bob).my_turn and store.seat_view(bob).ply == 2
     exported = store.export(room.teacher_key)
     actors = {(row["player"], row["actor"]) for row in exported.bids}

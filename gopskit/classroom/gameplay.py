@@ -177,7 +177,7 @@ def seat_view(tx: Tx, seat_key: str) -> SeatView:
         version=table["version"], status=table["status"],
         names=tuple(seat_name(s) for s in seats), kinds=tuple(seat_kind(s) for s in seats),
         observation=state.observation(seat["seat"]).to_dict(), to_move=tuple(state.to_move()),
-        waiting_for=tuple(p for p in state.to_move() if p not in done) if table["status"] == PLAYING else (),
+        waiting_for=tuple(still_to_move(state, seats, done)) if table["status"] == PLAYING else (),
         my_move=json.loads(mine["move"]) if mine else None,
         scores=tuple(state.scores()) if over else None, winners=tuple(state.winners()),
         rematch=tuple(s["seat"] for s in seats if s["rematch"]), state=state,
@@ -252,17 +252,30 @@ def _play_on(room: dict, table: dict, state: GameState, seats: dict, ply: int, p
     ``store(ply, player, move)`` is told each bot move; returns the ply reached.
     """
     while not state.is_terminal():
+        if still_to_move(state, seats, pending):
+            break  # the bots move once the people have (see still_to_move)
         for player in state.to_move():
-            if player not in pending and automatic(seats[player]):
+            if player not in pending:
                 move = bot_move(room, table, state, player, ply, seats[player]["bot"])
                 if store is not None:
                     store(ply, player, move)
                 pending[player] = move
-        if any(p not in pending for p in state.to_move()):
-            break
         state.apply({p: pending[p] for p in state.to_move()})
         ply, pending = ply + 1, {}
     return ply
+
+
+def still_to_move(state: GameState, seats, moved) -> list[int]:
+    """The seats a table is waiting for: its people who must move and have not.
+
+    Bots and stand-ins move the moment the last person of the ply has
+    (:func:`_play_on`), never before: nothing they see can change meanwhile
+    (the ply's moves stay hidden until all are in), and a bot that thinks
+    for a second (the equilibrium bot solving the rest of a 13-card hand)
+    then does so while its opponent thinks (:func:`bots_due`), not between
+    the opponent's last click and the reveal. ``seats`` is indexed by seat.
+    """
+    return [p for p in state.to_move() if p not in moved and not automatic(seats[p])]
 
 
 @dataclasses.dataclass
@@ -323,6 +336,22 @@ def think_ahead(snap: TableSnapshot | None, moves: dict | None = None, away_sinc
             if away(seat, away_since) and seat["seat"] in state.to_move() and seat["seat"] not in pending:
                 seat["stand_in_since"] = snap.table["ply"]
     _play_on(snap.room, snap.table, state, seats, snap.table["ply"], pending)
+
+
+def bots_due(snap: TableSnapshot | None) -> None:
+    """Work out, outside any transaction, the moves the table's bots will make in the ply under way.
+
+    They move only once the people have (:func:`still_to_move`), but what
+    they will play is fixed already; a page calls this once it has drawn
+    the turn, so a slow bot thinks while the person does, and the move the
+    person then sends finds the bots' answers in :func:`bot_move`'s memo.
+    Nothing is written.
+    """
+    if snap is None:
+        return
+    for player in snap.state.to_move():
+        if player not in snap.pending and automatic(snap.seats[player]):
+            bot_move(snap.room, snap.table, snap.state, player, snap.table["ply"], snap.seats[player]["bot"])
 
 
 def automatic(seat: dict) -> bool:
@@ -454,4 +483,4 @@ def events_so_far(state: GameState) -> int:
 
 __all__ = ["ACTORS", "ENDED", "FINISHED", "PLAYING", "SeatView", "advance", "bot_move", "complete_moves",
            "legal_move", "rebuild", "rules_for", "seat_view", "stand_in_for_absent", "submit", "table_snapshot",
-           "think_ahead", "warm_bot", "away", "away_snapshot"]
+           "think_ahead", "warm_bot", "away", "away_snapshot", "bots_due", "still_to_move"]

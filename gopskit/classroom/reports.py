@@ -14,7 +14,7 @@ import json
 
 from .challenges import open_challenges
 from .db import Tx
-from .gameplay import PLAYING, events_so_far, room_row, seat_kind, seat_name, seats_of, table_state
+from .gameplay import PLAYING, events_so_far, room_row, seat_kind, seat_name, seats_of, still_to_move, table_state
 from .rooms import current_seat, player_by_key, settings_of, teacher_room
 
 
@@ -128,7 +128,7 @@ def _summary(tx: Tx, table: dict, room: dict) -> dict:
     state = table_state(tx, table, room)
     moved = {r["seat"] for r in tx.all("SELECT seat FROM moves WHERE table_id = ? AND ply = ?",
                                        (table["id"], table["ply"]))}
-    waiting = [p for p in state.to_move() if p not in moved] if table["status"] == PLAYING else []
+    waiting = still_to_move(state, seats, moved) if table["status"] == PLAYING else []
     return {
         "id": table["id"], "number": table["number"], "round": table["round"], "origin": table["origin"],
         "status": table["status"], "names": [seat_name(s) for s in seats], "kinds": [seat_kind(s) for s in seats],

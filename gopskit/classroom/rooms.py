@@ -238,7 +238,7 @@ def waiting_players(tx: Tx, code: str, present_since: float | None = None, reste
 
 # --------------------------------------------------------------- tables ---
 def create_table(tx: Tx, room: dict, seating: list, origin: str, round_number: int, seed: int, now: float) -> str:
-    """Seat ``seating`` (player ids, ``None`` for the room's bot) at a new table; bots move at once."""
+    """Seat ``seating`` (player ids, ``None`` for the room's bot) at a new table; a bot that leads alone moves at once."""
     if room["status"] != "open":
         raise RoomError("the room has ended: no new games")
     number = int(tx.one("SELECT COALESCE(MAX(number), 0) AS n FROM game_tables WHERE room = ?", (room["code"],))["n"]) + 1

@@ -232,6 +232,21 @@ class ClassroomStore:
         self._write(lambda tx, now: gameplay.submit(tx, seat_key, move, ply, now))
         return self.seat_view(seat_key)
 
+    def think_for_bots(self, seat_key: str) -> None:
+        """Let the bots at this seat's table work out their moves for the turn under way (see :func:`.gameplay.bots_due`).
+
+        A student's page calls this once it has drawn a turn, so a slow bot
+        thinks while the student does. Nothing is written and only time is
+        at stake: whatever goes wrong here, the student's move finds again
+        and reports.
+        """
+        def snapshot(tx, now):
+            return gameplay.table_snapshot(tx, gameplay.seat_by_key(tx, seat_key)["table_id"])
+        try:
+            gameplay.bots_due(self._read(snapshot))
+        except Exception:  # noqa: BLE001  (see the docstring)
+            pass
+
     def _warm_bot(self, room_of) -> None:
         """Before a write that may seat new tables: :func:`.gameplay.warm_bot` for the room ``room_of(tx)`` reads.
 

@@ -107,9 +107,10 @@ class SeatBoard(widgets.VBox):
     finished = traitlets.Bool(False)
     selected = traitlets.Any(None, allow_none=True)
 
-    def __init__(self, game: str, play):
+    def __init__(self, game: str, play, shown=None):
         super().__init__()
         self.view, self._play, self.seat_view, self.last_error = view_for(game), play, None, None
+        self._shown = shown  # called with each view once it is drawn
         self._cards: list = []
         self._slots: list = []
         self._title, self._status, self._table, self._last = (widgets.HTML() for _ in range(4))
@@ -134,6 +135,8 @@ class SeatBoard(widgets.VBox):
             self.selected = None
         self.turn, self.finished = seat_view.ply, seat_view.status != "playing"
         self._render()
+        if self._shown is not None:
+            self._shown(seat_view)
 
     @guarded
     def click_card(self, move) -> None:
@@ -494,7 +497,7 @@ class StudentApp(widgets.VBox):
             self.seat = self.store.claim_seat(self.player_key, pulse.table)
             self._seen.update(table=pulse.table, version=None)
             if self.board is None:  # one board per page: a room plays one game, table after table
-                self.board = SeatBoard(self._lobby_game, self._play)
+                self.board = SeatBoard(self._lobby_game, self._play, self._let_bots_think)
             self._board_box.children = [self.board]
             self.phase = "table"
         if pulse.table_version != self._seen.get("version"):
@@ -518,6 +521,17 @@ class StudentApp(widgets.VBox):
         self._seen["version"] = view.version
         self._after_game(view)
         return view
+
+    def _let_bots_think(self, view) -> None:
+        """The turn is on screen: let the table's bots choose their moves now, while the student thinks.
+
+        Their moves wait in this kernel's memory (the student's page is this
+        kernel's only client), so the click that follows is answered without
+        waiting for a bot: a 13-card equilibrium bot's second-long solve
+        happens while the student reads the turn, as on the single-page boards.
+        """
+        if view.my_turn and any(kind != "student" for p, kind in enumerate(view.kinds) if p != view.seat):
+            self.store.think_for_bots(self.seat.seat_key)
 
     def _after_game(self, view) -> None:
         if view.status == "playing":
