@@ -80,6 +80,8 @@ class GameBoard(widgets.VBox):
         game_seed = seed if seed is not None else int(self._seeds.integers(2**63))
         self.state = start_game(self.rules, self.agents, game_seed)
         self.selected, self.finished, self.turn, self.last_error = None, False, 0, None
+        # nobody's hand is up in a new game: with two people or more the first must press "Show my hand"
+        self._active, self._shown = None, False
         self._bot_moves: dict = {}
         self._summary.value = ""
         self._title.value = self._title_html()
