@@ -163,7 +163,10 @@ def won_names(game: str, state, player: int):
 
 
 def panel_score(game: str, state, player: int, viewer) -> str:
-    """What a panel's big number must say: the score of the hand being played, as the engine counts it."""
+    """What a panel's big number must say: the score of the hand being played, as the engine counts it;
+    once a match is over, the final match total."""
+    if isinstance(state, MatchState) and state.is_terminal():
+        return _num(state.scores()[player])
     hand = hand_of(state)
     if game == "goofspiel":
         obs = hand.observation(viewer if viewer is not None else 0)
@@ -429,10 +432,19 @@ class Oracle:
         state = self.board.state
         if isinstance(state, MatchState):
             line = table.first("gopskit-match").text()
+            if state.is_terminal():  # the final match totals, and how many hands were played
+                final = re.search(r"Final match totals: (.*) \(the last", line).group(1)
+                totals = dict(re.findall(r"(Player \d+)(?: \([^)]*\))? (-?\d+(?:\.\d+)?)", final))
+                assert totals == {n: _num(t) for n, t in zip(self.names, state.scores())}, line
+                assert re.search(rf"after {len(state.hands)} (hand|deal)s?\b", line), line
+                line = "x: " + line.split("(the last", 1)[1]
+                expected = state.rules.hand_points(state.hand)
+            else:
+                expected = state.observation(0).match_scores
             totals = dict(re.findall(r"(Player \d+)(?: \([^)]*\))? (-?\d+(?:\.\d+)?)", line.split(":", 1)[1]))
-            expected = state.observation(0).match_scores
             assert totals == {n: _num(t) for n, t in zip(self.names, expected)}, f"{line!r} but the engine has {expected}"
-            assert re.search(rf"\b{len(state.hands)}\b", line.split(":", 1)[0]), line
+            if not state.is_terminal():
+                assert re.search(rf"\b{len(state.hands)}\b", line.split(":", 1)[0]), line
         if self.game == "goofspiel":
             hand = hand_of(state)
             area = table.first("gopskit-prize-area").text()

@@ -3,9 +3,15 @@ options, wording): each test checks what a board shows against the engine."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 
+from gopskit.cards import counted
+from gopskit.games.base import MatchState
 from gopskit.widgets import GoofspielBoard, make_board
+from gopskit.widgets.views.base import _number
 
 
 def _play_first_legal(board):
@@ -42,3 +48,58 @@ def test_a_hot_seat_game_after_a_finished_one_starts_hidden_again():
     _play_to_the_end(board)
     board.reset()
     assert not board._shown and "Show my hand" in board.status
+
+
+# ------------------------------------------------ 2. the end of a match ---
+MATCHES = [
+    ("goofspiel", dict(num_cards=3, target=7), 2),
+    ("goofspiel", dict(num_cards=3, defeat_the_dealer=True), 2),
+    ("throps", dict(target=50, max_deals=2), 3),
+    ("gops-for-three", dict(deals=2), 3),
+    ("gooseberry-fool", dict(target=20, max_hands=3), 3),
+]
+
+
+def _panel_numbers(board):
+    return re.findall(r'<span class="gopskit-score">([^<]*)</span>', board._table.value)
+
+
+@pytest.mark.parametrize("game, options, players", MATCHES)
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_finished_match_shows_its_final_totals_in_the_panels(game, options, players, seed):
+    board = make_board(game, seed=seed, seats=["random"] * players, **options)
+    state = board.state
+    assert board.finished and isinstance(state, MatchState) and state.is_terminal()
+    assert _panel_numbers(board) == [_number(t) for t in state.scores()]
+    word = board.view.deal_word
+    labels = re.findall(r'gopskit-score-label">([^<]*)<', board._table.value)
+    last = state.rules.hand_points(state.hand)
+    assert labels == [f"match total; last {word} {_number(x)}" for x in last]
+    line = re.search(r'gopskit-match">([^<]*)<', board._table.value).group(1)
+    names = board.labels()
+    totals = ", ".join(f"{n} {_number(t)}" for n, t in zip(names, state.scores()))
+    assert f"Match over after {counted(len(state.hands), word)}. Final match totals: {totals}" in html.unescape(line)
+    assert "before this" not in line
+
+
+def test_a_goofspiel_match_says_the_hand_is_over_when_the_next_is_dealt():
+    board = make_board("goofspiel", seed=3, num_cards=3, target=7)
+    while len(board.state.hands) < 2:
+        _play_first_legal(board)
+    state = board.state
+    done = state.rules.hand_points(state.hands[0])
+    said = ", ".join(f"Player {p + 1} {_number(x)}" for p, x in enumerate(done))
+    totals = ", ".join(f"Player {p + 1} {_number(x)}" for p, x in enumerate(state.scores()))
+    assert f"Hand 1 over: {said} this hand; match totals now {totals}." in board.status
+    assert re.findall(r'gopskit-score-label">([^<]*)<', board._table.value) == ["this hand", "this hand"]
+    _play_first_legal(board)  # once the new hand's first turn is played the news is old
+    assert "over:" not in board.status
+
+
+def test_a_gooseberry_match_between_deals_names_the_match_totals():
+    board = make_board("gooseberry-fool", seed=3, target=30)
+    while len(board.state.hands) < 2:
+        _play_first_legal(board)
+    line = re.search(r'gopskit-match">([^<]*)<', board._table.value).group(1)
+    totals = ", ".join(f"{n} {_number(x)}" for n, x in zip(board.labels(), board.state.scores()))
+    assert html.unescape(line) == f"Deal 2; match totals before this deal: {totals}"

@@ -214,6 +214,46 @@ def _event_lines(state: GameState, names: list[str]) -> list[str]:
     return [e.explain(names) for e in all_events(state)]
 
 
+def match_over(state: GameState) -> bool:
+    """True once a match (several hands) is over: its panels then show the final match totals."""
+    return isinstance(state, MatchState) and state.is_terminal()
+
+
+def score_label(state: GameState, word: str) -> str:
+    """What a seat panel's big number is in a match: ``this hand`` while one is played, ``match total`` at the
+    end (``""`` for a single game, where there is only one score). ``word`` is the board's ``deal_word``."""
+    if not isinstance(state, MatchState):
+        return ""
+    return "match total" if state.is_terminal() else f"this {word}"
+
+
+def match_line_text(state: GameState, names: list[str], word: str) -> str:
+    """The caption under a match's table, from the engine's :class:`MatchState`: the hand being played and the
+    totals before it, or at the end the final match totals and what the last hand added (``""`` for one game)."""
+    if not isinstance(state, MatchState):
+        return ""
+    if state.is_terminal():
+        totals = ", ".join(f"{n} {_number(t)}" for n, t in zip(names, state.scores()))
+        last = ", ".join(f"{n} {_number(t)}" for n, t in zip(names, state.rules.hand_points(state.hand)))
+        played = counted(len(state.hands), word)
+        return f"Match over after {played}. Final match totals: {totals} (the last {word} added {last})."
+    totals = ", ".join(f"{n} {_number(t)}" for n, t in zip(names, state.observation(0).match_scores or ()))
+    return f"{word.capitalize()} {len(state.hands)}; match totals before this {word}: {totals}"
+
+
+def hand_over_text(state: GameState, names: list[str], word: str) -> str:
+    """``Hand 2 over: ...`` when a match has just dealt its next hand (no turn of it played yet): what the
+    finished hand added to each total and the totals now, from the engine (``""`` otherwise)."""
+    if not isinstance(state, MatchState) or len(state.hands) < 2 or state.hand.is_terminal():
+        return ""
+    if [e for e in getattr(state.hand, "events", []) if e is not None]:
+        return ""
+    done = state.hands[-2]
+    points = ", ".join(f"{n} {_number(t)}" for n, t in zip(names, state.rules.hand_points(done)))
+    totals = ", ".join(f"{n} {_number(t)}" for n, t in zip(names, state.scores()))
+    return f"{word.capitalize()} {len(state.hands) - 1} over: {points} this {word}; match totals now {totals}."
+
+
 def _visible_scores(state: GameState, viewer: int | None):
     obs = state.observation(viewer if viewer is not None else 0)
     scores = getattr(obs, "scores", None)

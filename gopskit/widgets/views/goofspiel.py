@@ -28,7 +28,8 @@ from ...games.base import GameState, MatchState
 from ...games.goofspiel import TIE_RULES, Goofspiel, TurnView
 from ...cards import and_list, card_name, counted, in_sentence
 from ..cards import render_card, render_cards
-from .base import GameView, HandCard, OptionSpec, _key, all_events, render_scoreboard
+from .base import (GameView, HandCard, OptionSpec, _key, _number, all_events, hand_over_text, match_line_text,
+                   match_over, render_scoreboard, score_label)
 from .table import empty_pile
 
 SEAT_SUITS = ("S", "H", "C")
@@ -117,7 +118,7 @@ class GoofspielView(GameView):
             '<div class="gopskit-table">'
             + self._render_prize(hand, prize_obs)
             + '<div class="gopskit-seats">'
-            + "".join(self._render_seat(hand, obs, viewer, names, p) for p in range(hand.num_players))
+            + "".join(self._render_seat(hand, obs, viewer, names, p, state) for p in range(hand.num_players))
             + "</div>"
             + _match_line(state, names)
             + "</div>"
@@ -148,9 +149,14 @@ class GoofspielView(GameView):
             f'<div class="gopskit-caption">{pile}</div></div>'
         )
 
-    def _render_seat(self, hand, obs, viewer, names, p) -> str:
+    def _render_seat(self, hand, obs, viewer, names, p, state=None) -> str:
         over = hand.is_terminal()
         score = "?" if obs.scores is None else str(obs.scores[p])
+        label = score_label(state, self.deal_word) if state is not None else ""
+        if state is not None and match_over(state):  # the big number is the match's, the last hand's is said under it
+            label = f"match total; last hand {score}"
+            score = _number(state.scores()[p])
+        label = f'<div class="gopskit-caption gopskit-score-label">{escape(label)}</div>' if label else ""
         if obs.won is None:
             pile = render_cards([None] * len(hand.won[p]), size="tiny", empty=empty_pile(over))
         else:
@@ -168,7 +174,7 @@ class GoofspielView(GameView):
         you = " gopskit-you" if p == viewer else ""
         return (
             f'<div class="gopskit-seat{you}"><div class="gopskit-seat-head"><span class="gopskit-name">{escape(names[p])}</span>{badge}'
-            f'<span class="gopskit-score">{score}</span></div>'
+            f'<span class="gopskit-score">{score}</span></div>{label}'
             f'<div class="gopskit-caption">won</div><div class="gopskit-won">{pile}</div>'
             f'<div class="gopskit-caption">hand</div><div class="gopskit-held">{held}</div>{bid}</div>'
         )
@@ -209,12 +215,13 @@ class GoofspielView(GameView):
 
     def explain_last(self, state, names, viewer=0):
         hand = current_hand(state)
-        if isinstance(state, MatchState) and not hand.events and len(state.hands) > 1:
+        over = hand_over_text(state, names, self.deal_word)
+        if over:
             hand = state.hands[-2]  # a new hand was just dealt: explain the last turn of the one before
         seen = _seen(hand, viewer, _revealed(state))
         if not seen:
-            return ""
-        return self.explain_turn(hand, len(seen) - 1, names, seen)
+            return over
+        return f"{self.explain_turn(hand, len(seen) - 1, names, seen)} {over}".strip()
 
     def history(self, state, viewer, names):
         """Every turn of every hand (a match keeps the hands before this one), as the viewer saw it."""
@@ -331,10 +338,7 @@ def _hidden_explain(view, names) -> str:
 def _match_line(state, names) -> str:
     if not isinstance(state, MatchState):
         return ""
-    obs = state.observation(0)
-    totals = obs.match_scores or ()
-    text = ", ".join(f"{escape(n)} {t}" for n, t in zip(names, totals))
-    return f'<div class="gopskit-caption gopskit-match">Hand {len(state.hands)}; match totals before this hand: {text}</div>'
+    return f'<div class="gopskit-caption gopskit-match">{escape(match_line_text(state, names, "hand"))}</div>'
 
 
 __all__ = ["GoofspielView", "current_hand", "render_scoreboard", "seat_suit"]

@@ -20,6 +20,7 @@ class GooseberryFoolView(CardTableView):
     blurb = "A three-player trick game where the odd card out wins."
     centre_label = "Trick"
     confirm = False
+    event_says_deal_over = True  # the last trick of a deal says "End of the deal: ..."
     app_options = {"target": None}
     bot_preference = ("gooseberry-middler", "random")
     taker_header = "Taken by"

@@ -21,6 +21,7 @@ class GopsForThreeView(CardTableView):
     title = "Gops for three"
     blurb = "Parlett's three-hand Gops: win the most or the least."
     app_options = {"deals": 1}
+    event_says_deal_over = True  # the last bid of a deal explains its scoring: "Deal over: ..."
     bot_preference = ("gops3-proportional", "random")
     # two copies of the deterministic bot always tie, which hands every prize to the person
     default_bots = ("gops3-proportional", "random")

@@ -17,7 +17,7 @@ from html import escape
 from ...games.base import GameState, MatchState
 from ...cards import SUIT_SYMBOLS
 from ..cards import render_card, render_cards
-from .base import GameView, HandCard, all_events
+from .base import GameView, HandCard, _number, all_events, hand_over_text, match_line_text, match_over, score_label
 
 
 @dataclasses.dataclass
@@ -30,6 +30,7 @@ class Seat:
     hidden: int = 0
     note: str = ""
     won_label: str = "won"
+    score_label: str = ""  # what the big number is, in a match: "this deal" or "match total"
 
 
 def empty_pile(over: bool) -> str:
@@ -102,12 +103,31 @@ class CardTableView(GameView):
                          else render_card("", face_up=False, size="large") for c in cards)
         centre = centre or '<span class="gopskit-empty">nothing on the table</span>'
         over = current_hand(state).is_terminal()
-        seats = "".join(self._seat_html(self.seat(state, obs, p, viewer), names[p], p == viewer, over) for p in range(len(names)))
+        seats = "".join(self._seat_html(self._match_seat(state, self.seat(state, obs, p, viewer), p), names[p], p == viewer, over)
+                        for p in range(len(names)))
         return (
             f'<div class="gopskit-table"><div class="gopskit-prize-area"><div class="gopskit-label">{escape(self.centre_label)}</div>'
             f'<div class="gopskit-prize-cards">{centre}</div><div class="gopskit-caption">{escape(caption)}</div></div>'
             f'<div class="gopskit-seats">{seats}</div>{self.match_line(state, names)}</div>'
         )
+
+    def _match_seat(self, state, seat: Seat, player: int) -> Seat:
+        """In a match the big number says what it counts; at the end it is the final match total (the engine's)."""
+        label = score_label(state, self.deal_word)
+        if match_over(state):
+            label = f"match total; last {self.deal_word} {seat.score}"
+            return dataclasses.replace(seat, score=_number(state.scores()[player]), score_label=label)
+        return dataclasses.replace(seat, score_label=label)
+
+    event_says_deal_over = False  # the engine's last event of a deal already says "Deal over: ..." (Gops for three, Throps)
+
+    def explain_last(self, state, names):
+        """The last event, and ``Deal N over: ...`` with the match totals when a match has just dealt again
+        (unless the game's own last event of a deal says so)."""
+        event = self.last(state)
+        text = event.explain(names) if event else ""
+        over = "" if self.event_says_deal_over else hand_over_text(state, names, self.deal_word)
+        return f"{text} {over}".strip()
 
     def _seat_html(self, seat: Seat, name: str, you: bool, over: bool = False) -> str:
         won = render_cards(seat.won, size="tiny", empty=empty_pile(over))
@@ -116,7 +136,8 @@ class CardTableView(GameView):
         return (
             f'<div class="gopskit-seat{" gopskit-you" if you else ""}"><div class="gopskit-seat-head">'
             f'<span class="gopskit-name">{escape(name)}</span><span class="gopskit-score">{escape(seat.score)}</span></div>'
-            f'<div class="gopskit-caption">{escape(seat.won_label)}</div><div class="gopskit-won">{won}</div>'
+            + (f'<div class="gopskit-caption gopskit-score-label">{escape(seat.score_label)}</div>' if seat.score_label else "")
+            +             f'<div class="gopskit-caption">{escape(seat.won_label)}</div><div class="gopskit-won">{won}</div>'
             f'<div class="gopskit-caption">hand</div><div class="gopskit-held">{held}</div>{note}</div>'
         )
 
@@ -159,6 +180,4 @@ class CardTableView(GameView):
     def match_line(self, state, names) -> str:
         if not isinstance(state, MatchState):
             return ""
-        totals = state.observation(0).match_scores or ()
-        text = ", ".join(f"{n} {t:g}" for n, t in zip(names, totals))
-        return f'<div class="gopskit-caption gopskit-match">Deal {len(state.hands)}; totals before this deal: {escape(text)}</div>'
+        return f'<div class="gopskit-caption gopskit-match">{escape(match_line_text(state, names, self.deal_word))}</div>'

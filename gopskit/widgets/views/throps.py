@@ -13,6 +13,7 @@ class ThropsView(CardTableView):
     title = "Throps"
     blurb = "Four hands, one a dummy stock: collect one suit."
     centre_label = "Stock card"
+    event_says_deal_over = True  # the last bid of a deal explains its scoring: "Deal over: ..."
     app_options = {"target": None}
     bot_preference = ("throps-greedy", "random")
     chart_title = "Score after each trick (as if the deal ended there)"
