@@ -8,10 +8,11 @@ import re
 
 import pytest
 
+from gopskit.agents import agent_class, agent_names
 from gopskit.cards import counted
 from gopskit.games.base import MatchState
 from gopskit.widgets import GoofspielBoard, make_board
-from gopskit.widgets.views.base import _number
+from gopskit.widgets.views.base import _number, all_events
 
 
 def _play_first_legal(board):
@@ -103,3 +104,46 @@ def test_a_gooseberry_match_between_deals_names_the_match_totals():
     line = re.search(r'gopskit-match">([^<]*)<', board._table.value).group(1)
     totals = ", ".join(f"{n} {_number(x)}" for n, x in zip(board.labels(), board.state.scores()))
     assert html.unescape(line) == f"Deal 2; match totals before this deal: {totals}"
+
+
+# ---------------------------------------------- 3. filling new seats ---
+def _deterministic_repeats(seats):
+    bots = [s for s in seats if s != "human" and not agent_class(s).classifier.get("stochastic")]
+    return sorted({b for b in bots if bots.count(b) > 1})
+
+
+@pytest.mark.parametrize("game, most", [("goofspiel", 7), ("raj", 5)])
+def test_raising_players_never_seats_two_copies_of_a_deterministic_bot(game, most):
+    board = make_board(game, seed=1)
+    for players in range(2, most + 1):
+        board._panel.controls["players"].value = players
+        seats = board._panel.seats()
+        assert len(seats) == players and seats[0] == "human"
+        assert not _deterministic_repeats(seats), seats
+        assert all(s in agent_names(board._panel.rules()) for s in seats[1:])
+    board.reset()
+    assert board.rules.num_players == most and not _deterministic_repeats(board.seats)
+    if most > 2:  # the view's default bots come first, random among them
+        default = board.view.default_bots if hasattr(board.view, "default_bots") else board.view.bot_preference
+        assert board.seats[1:1 + len(default)] == list(default)
+
+
+def test_a_seven_player_goofspiel_table_gets_every_kind_of_bot():
+    board = make_board("goofspiel", seed=1)
+    board._panel.controls["players"].value = 7
+    playable = agent_names(board._panel.rules())
+    assert set(board._panel.seats()[1:]) == set(playable)
+
+
+def test_a_five_player_raj_table_is_not_handed_to_the_person():
+    """Four copies of raj-proportional bid alike, cancel out and hand the person every prize."""
+    board = make_board("raj", seed=11)
+    board._panel.controls["players"].value = 5
+    board.reset()
+    cancelled = 0
+    while not board.finished:
+        _play_first_legal(board)  # the person bids their lowest card
+        event = all_events(board.state)[-1]
+        bots = [event.bids[p] for p in range(1, 5)]
+        cancelled += len(set(bots)) == 1
+    assert cancelled < len(all_events(board.state))

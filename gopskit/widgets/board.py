@@ -304,11 +304,11 @@ class GameBoard(widgets.VBox):
     # -- building ----------------------------------------------------------
     def _build(self, wanted_seats) -> None:
         rules_class = type(self.rules)
-        # the view may name the bots for the empty seats (two copies of one deterministic bot can be silly)
-        fill = getattr(self.view, "default_bots", None) or (self.view.bot_preference[0],)
-        wanted = wanted_seats + [fill[k % len(fill)] for k in range(self.rules.num_players - len(wanted_seats))]
-        self._panel = OptionsPanel(rules_class, self.view.option_specs(rules_class), self.rules.options(), wanted,
-                                   self.view.bot_preference, settle=self.view.settle_options)
+        # the panel fills the empty seats (now and when Players goes up) from the view's default bots in
+        # turn, never with two copies of one deterministic bot (they would bid alike and cancel each other)
+        self._panel = OptionsPanel(rules_class, self.view.option_specs(rules_class), self.rules.options(), wanted_seats,
+                                   self.view.bot_preference, settle=self.view.settle_options,
+                                   default_bots=getattr(self.view, "default_bots", ()))
         self._title = widgets.HTML()
         self._new = widgets.Button(description="New game", icon="refresh", tooltip="Start a new game with these options")
         self._new.add_class("gopskit-new-game")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..agents import agent_names
+from ..agents import agent_class, agent_names
 from ..errors import GopsError
 from .views.base import OptionSpec
 
@@ -52,7 +52,7 @@ class OptionsPanel(widgets.VBox):
     """The controls for a game's options, plus one seat chooser per player."""
 
     def __init__(self, rules_class, specs: list[OptionSpec], options: dict, seats: list[str], bot_preference=(),
-                 settle=None):
+                 settle=None, default_bots=()):
         super().__init__()
         self.rules_class = rules_class
         self.settle = settle or (lambda values: values)  # the view's say on options that depend on each other
@@ -62,6 +62,7 @@ class OptionsPanel(widgets.VBox):
             s.name: option_control(s, options.get(s.name, getattr(defaults, s.name))) for s in self.specs
         }
         self.bot_preference = tuple(bot_preference)
+        self.default_bots = tuple(default_bots) or self.bot_preference  # the order new seats are filled in
         self._seat_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self._seat_box.add_class("gopskit-seat-choosers")
         self.seat_controls: list[widgets.Dropdown] = []
@@ -101,12 +102,22 @@ class OptionsPanel(widgets.VBox):
                 return
         bots = agent_names(rules)
         choices = [("Human", HUMAN)] + [(name, name) for name in bots]
-        fallback = next((b for b in self.bot_preference if b in bots), bots[0] if bots else HUMAN)
-        values = [w if w == HUMAN or w in bots else fallback for w in wanted[: rules.num_players]]
-        values += [fallback] * (rules.num_players - len(values))
+        values: list[str] = []
+        for p in range(rules.num_players):
+            w = wanted[p] if p < len(wanted) else None
+            values.append(w if w == HUMAN or w in bots else self._next_bot(values, bots))
         self.seat_controls = [
             widgets.Dropdown(options=choices, value=v, description=f"Player {p + 1}", style=_STYLE,
                              layout=widgets.Layout(width="auto", min_width="200px"))
             for p, v in enumerate(values)
         ]
         self._seat_box.children = self.seat_controls
+
+    def _next_bot(self, seated: list[str], bots: list[str]) -> str:
+        """The bot for an empty seat: the view's default bots in turn, then the other bots that can play;
+        a deterministic bot sits at most once (copies of it bid alike, cancel each other out and hand a
+        person every prize), so once every bot is seated the empty seats go to the random ones."""
+        order = [b for b in self.default_bots if b in bots] + [b for b in bots if b not in self.default_bots]
+        fresh = [b for b in order if b not in seated]
+        repeatable = [b for b in order if agent_class(b).classifier.get("stochastic")]
+        return (fresh or repeatable or order or [HUMAN])[0]
