@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from gopskit.errors import GopsError
+
 from gopskit.agents import agent_class, agent_names
 from gopskit.cards import counted
 from gopskit.games.base import MatchState
@@ -147,3 +149,69 @@ def test_a_five_player_raj_table_is_not_handed_to_the_person():
         bots = [event.bids[p] for p in range(1, 5)]
         cancelled += len(set(bots)) == 1
     assert cancelled < len(all_events(board.state))
+
+
+# ------------------------------------------------ 4. the options panel ---
+def _message(board):
+    return html.unescape(re.sub(r"<[^>]+>", "", board._panel._message.value))
+
+
+@pytest.mark.parametrize("control, typed, said", [
+    ("num_cards", "0", "Cards: a whole number from 1 to 13, not 0"),
+    ("num_cards", "-3", "Cards: a whole number from 1 to 13, not -3"),
+    ("num_cards", "14", "Cards: a whole number from 1 to 13, not 14"),
+    ("num_cards", "2.5", "Cards: a whole number from 1 to 13, not 2.5"),
+    ("num_cards", "many", "Cards: a whole number from 1 to 13, not “many”"),
+    ("players", "8", "Players: a whole number from 2 to 7, not 8"),
+    ("target", "5000", "Match to: a whole number from 0 to 1000, not 5000"),
+])
+def test_a_typed_number_out_of_range_is_refused_by_its_label_and_changes_nothing(control, typed, said):
+    board = GoofspielBoard(num_cards=5, seed=7)
+    seats = board._panel.seats()
+    board._panel.controls[control].value = typed
+    assert _message(board) == said
+    assert board._panel.controls[control].value == typed  # what was typed stays in the box, not clamped
+    assert board._panel.seats() == seats
+    board.reset()
+    assert said in board.status and board.rules.num_cards == 5 and board.rules.num_players == 2
+    assert board.rules.target is None and len(board.state.hand.hands[0] if hasattr(board.state, "hand")
+                                              else board.state.hands[0]) == 5
+    board._panel.controls[control].value = "3"  # a good value clears the message
+    assert _message(board) == ""
+
+
+def test_the_range_in_the_message_is_the_panels_own_for_every_board():
+    from gopskit.games import available_games
+    from gopskit.widgets.panel import short_label
+    for game in available_games():
+        board = make_board(game, seed=1)
+        for spec in board._panel.specs:
+            if spec.kind in ("int", "optional-int"):
+                board._panel.controls[spec.name].value = str(spec.high + 1)
+                assert _message(board) == f"{short_label(spec)}: a whole number from {spec.low} to {spec.high}, not {spec.high + 1}"
+                board._panel.controls[spec.name].value = str(spec.low)
+
+
+@pytest.mark.parametrize("game, change, said", [
+    ("goofspiel", {"rebid_open": True},
+     "“Rebid open to all” only changes the 'rebid' tie rule; with “Ties” = discard it would do nothing: "
+     "set “Ties” to rebid or leave “Rebid open to all” unticked"),
+    ("goofspiel", {"dealer": 1},
+     "“First dealer” = Player 2 names the first dealer of Defeat the Dealer; other variants have no dealer: "
+     "tick “Defeat the dealer” or leave “First dealer” at Player 1"),
+    ("goofspiel", {"defeat_the_dealer": True, "blind": True}, "“Blind” and “Defeat the dealer” do not combine"),
+    ("gooseberry-fool", {"ending": "reach"}, "a single deal (“Play to” 0) has no target"),
+    ("gops-for-three", {"deals": 3, "max_deals": 2}, "“At most deals” = 2 would stop a game of 3 deals"),
+])
+def test_option_errors_on_a_board_name_the_panels_labels(game, change, said):
+    board = make_board(game, seed=1)
+    for name, value in change.items():
+        board._panel.controls[name].value = value
+    assert said in _message(board)
+    for name in change:
+        assert f"{name}=" not in _message(board)
+    board.reset()
+    assert said in board.status
+    with pytest.raises(GopsError) as raised:  # the engine keeps its own words for API users
+        board._panel.rules_class.from_options({**board.rules.options(), **change})
+    assert any(name in str(raised.value) for name in change)

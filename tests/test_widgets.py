@@ -164,8 +164,11 @@ def test_options_panel_changes_the_rules_of_the_next_game():
 def test_bad_options_show_an_error_and_keep_the_game():
     board = GoofspielBoard(num_cards=5, seed=7)
     board._panel.controls["dealer"] = widgets.IntText(value=5)  # not shown by the panel: ignored
-    board._panel.controls["num_cards"].value = 0  # BoundedIntText clamps to 1
-    assert board._panel.values()["num_cards"] == 1
+    board._panel.controls["num_cards"].value = 0  # refused, not clamped to 1
+    with pytest.raises(GopsError, match="Cards: a whole number from 1 to 13, not 0"):
+        board._panel.values()
+    board.reset()
+    assert board.rules.num_cards == 5 and "Cards: a whole number from 1 to 13, not 0" in board.status
 
 
 def test_a_seeded_board_repeats_its_deals():

@@ -29,7 +29,7 @@ import numpy as np
 import traitlets
 
 from ..arena.match import seat_agents, start_game
-from ..errors import GopsError
+from ..errors import GopsError, OptionError
 from ..games.base import Rules
 from ..viz.svg import points_chart_svg
 from ._guard import guarded
@@ -73,7 +73,10 @@ class GameBoard(widgets.VBox):
     def reset(self, seed=None) -> None:
         """Start a new game with the options and seats chosen in the panel."""
         if self.state is not None:  # the first game uses the rules given to the constructor
-            self.rules = self._panel.rules()
+            try:
+                self.rules = self._panel.rules()
+            except GopsError as exc:  # said with the panel's labels; the game on the board goes on
+                raise OptionError(self._panel.message(exc)) from exc
         seats = self._panel.seats()
         self.agents = seat_agents(self.rules, [HumanSeat() if s == HUMAN else s for s in seats])
         self.seats = list(seats)

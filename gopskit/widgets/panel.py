@@ -7,15 +7,40 @@ a rules object, and offers each seat "Human" or any bot that can play.
 
 from __future__ import annotations
 
+import re
+from html import escape
+
 import ipywidgets as widgets
+import traitlets
 
 from ..agents import agent_class, agent_names
-from ..errors import GopsError
+from ..errors import GopsError, OptionError
 from .views.base import OptionSpec
 
 HUMAN = "human"
 _WIDE = widgets.Layout(width="auto", min_width="220px")
 _STYLE = {"description_width": "initial"}
+
+
+class _NumberText(traitlets.Unicode):
+    """A number box's text: what the person typed, kept as typed (a number set from Python becomes its text)."""
+
+    def validate(self, obj, value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        return super().validate(obj, value)
+
+
+class NumberBox(widgets.Text):
+    """A box for a whole number that never changes what was typed (a ``BoundedIntText`` silently clamps 14 to
+    13 and shows ``2.5`` while holding 2): :func:`read_control` refuses what is out of range, naming the label."""
+
+    value = _NumberText("", help="the text typed in the box").tag(sync=True)
+
+
+def short_label(spec: OptionSpec) -> str:
+    """A control's label without its bracketed hint, as messages name it: ``Match to`` for ``Match to (0: one hand)``."""
+    return spec.label.split(" (")[0]
 
 
 def option_control(spec: OptionSpec, value) -> widgets.Widget:
@@ -33,7 +58,7 @@ def option_control(spec: OptionSpec, value) -> widgets.Widget:
         control = widgets.Dropdown(options=seats, value=int(value or 0), **common)
     elif spec.kind in ("int", "optional-int"):
         number = 0 if value is None else int(value)
-        control = widgets.BoundedIntText(value=number, min=spec.low, max=spec.high, **common)
+        control = NumberBox(value=str(number), **common)
     else:
         control = widgets.Text(value="" if value is None else str(value), **common)
     control.add_class("gopskit-option")
@@ -41,11 +66,56 @@ def option_control(spec: OptionSpec, value) -> widgets.Widget:
 
 
 def read_control(spec: OptionSpec, control: widgets.Widget):
-    """The option value a control holds (an optional number 0 means "none")."""
+    """The option value a control holds (an optional number 0 means "none").
+
+    A number box holds text: anything but a whole number from ``spec.low`` to ``spec.high`` raises
+    :class:`~gopskit.errors.OptionError` naming the control's label and the allowed range."""
     value = control.value
-    if spec.kind == "optional-int":
-        return int(value) or None
+    if spec.kind in ("int", "optional-int"):
+        text = str(value).strip()
+        if spec.kind == "optional-int" and text == "":
+            return None
+        if not re.fullmatch(r"[+-]?\d+", text) or not spec.low <= int(text) <= spec.high:
+            typed = f"“{text}”" if text and not re.fullmatch(r"[+-]?\d+(\.\d*)?", text) else (text or "an empty box")
+            raise OptionError(f"{short_label(spec)}: a whole number from {spec.low} to {spec.high}, not {typed}")
+        number = int(text)
+        return (number or None) if spec.kind == "optional-int" else number
     return value
+
+
+def _shown_value(spec: OptionSpec, raw: str) -> str:
+    """An option's value as the panel shows it, from the Python text of an engine message (``True``, ``'rebid'``, ``1``)."""
+    raw = raw.strip("'\"")
+    if spec.kind == "bool":
+        return {"True": "ticked", "False": "unticked"}.get(raw, raw)
+    if spec.kind == "seat" and raw.isdigit():
+        return f"Player {int(raw) + 1}"
+    if spec.kind == "optional-int" and raw == "None":
+        return "0"
+    return raw
+
+
+def panel_message(text: str, specs: list[OptionSpec]) -> str:
+    """An engine message about options, reworded for the panel: option names become the labels of its controls
+    (``rebid_open`` -> “Rebid open to all”, ``set defeat_the_dealer=True`` -> tick “Defeat the dealer”,
+    ``dealer=1`` -> “First dealer” = Player 2). The engine keeps its own words for API users."""
+    value = r"('[^']*'|\"[^\"]*\"|-?\d+|True|False|None)"
+    for spec in sorted(specs, key=lambda s: -len(s.name)):
+        name, label = re.escape(spec.name), f"“{short_label(spec)}”"
+        show = lambda m, spec=spec: _shown_value(spec, m.group(1))  # noqa: E731
+        if spec.kind == "bool":
+            text = re.sub(rf"\bset {name}=True\b", f"tick {label}", text)
+            text = re.sub(rf"\bset {name}=False\b", f"untick {label}", text)
+            text = re.sub(rf"\bleave {name} off\b", f"leave {label} unticked", text)
+        text = re.sub(rf"\bset {name}={value}", lambda m: f"set {label} to {show(m)}", text)
+        text = re.sub(rf"\bleave {name} at {value}", lambda m: f"leave {label} at {show(m)}", text)
+        text = re.sub(rf"\b{name}={value}", lambda m: f"{label} = {show(m)}", text)
+        text = re.sub(rf"\({name} None\)", f"({label} 0)", text)
+        text = re.sub(rf"\boption {name}\b", label, text)
+        text = re.sub(rf"^{name}\b", label, text)  # a message that starts with an option's name is about it
+        if "_" in spec.name:  # a bare Python name; plain words (players, target) stay words
+            text = re.sub(rf"\b{name}\b", label, text)
+    return text
 
 
 class OptionsPanel(widgets.VBox):
@@ -82,6 +152,10 @@ class OptionsPanel(widgets.VBox):
         """The rules the panel describes; raises :class:`~gopskit.errors.OptionError` if they are not valid."""
         return self.rules_class.from_options(self.settle(self.values()))
 
+    def message(self, exc: Exception) -> str:
+        """An error about the options in the panel's words (its labels, not the rules' Python names)."""
+        return panel_message(str(exc), self.specs)
+
     def seats(self) -> list[str]:
         return [c.value for c in self.seat_controls]
 
@@ -89,7 +163,7 @@ class OptionsPanel(widgets.VBox):
         try:
             rules = self.rules()
         except (GopsError, TypeError) as exc:
-            self._message.value = f'<span class="gopskit-error">{exc}</span>'
+            self._message.value = f'<span class="gopskit-error">{escape(self.message(exc))}</span>'
             return
         self._message.value = ""
         self._set_seats(self.seats(), rules)
