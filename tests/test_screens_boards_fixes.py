@@ -215,3 +215,40 @@ def test_option_errors_on_a_board_name_the_panels_labels(game, change, said):
     with pytest.raises(GopsError) as raised:  # the engine keeps its own words for API users
         board._panel.rules_class.from_options({**board.rules.options(), **change})
     assert any(name in str(raised.value) for name in change)
+
+
+# ------------------------------------------- 5. Gooseberry Fool's winner ---
+@pytest.mark.parametrize("seed", range(8))
+def test_a_gooseberry_deal_always_says_why_its_winner_won(seed):
+    from gopskit.games.gooseberry_fool import gooseberries, middling
+    board = make_board("gooseberry-fool", seed=seed, seats=["random"] * 3)
+    state = board.state
+    points, winners = state.points(), state.winners()
+    assert winners == gooseberries(points)
+    mid = middling(points)
+    if mid is not None:
+        reason = f"(the middling score before the bonus: {points[mid]})"
+        assert board.status.endswith(f"Player {mid + 1} wins {reason}!"), board.status
+    else:
+        assert "tie at" in board.status or "all three" in board.status, board.status
+    assert "(the " in board._summary.value or "(two " in board._summary.value or "(all " in board._summary.value
+
+
+def test_a_top_scoring_gooseberry_winner_gets_the_reason_too():
+    """Seed 0: Player 3 wins with the most points (22) after the bonus; the reason is still given."""
+    board = make_board("gooseberry-fool", seed=0, seats=["random"] * 3)
+    scores = board.state.scores()
+    assert board.state.winners() == [scores.index(max(scores))]
+    assert "(the middling score before the bonus: " in board.status
+
+
+@pytest.mark.parametrize("options, said", [
+    (dict(target=30), "(the middling total: "),
+    (dict(target=30, ending="reach"), "reached 30"),
+])
+def test_a_gooseberry_match_says_why_its_winner_won(options, said):
+    from gopskit.games.gooseberry_fool import GooseberryFool
+    board = make_board("gooseberry-fool", seed=1, seats=["random"] * 3, **options)
+    state = board.state
+    assert said in board.status
+    assert state.winners() == GooseberryFool.from_options(state.rules.options()).match_winners(state.scores())

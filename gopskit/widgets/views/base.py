@@ -133,10 +133,10 @@ class GameView:
 
     chart_title = "Points over the turns"
     chart_axis = "turn"
-    winner_rule = ""  # why a winner without the top score wins, said at the end when it happens
+    winner_rule = ""  # why the winner wins when it is not simply the top score (said at the end, every time)
 
     def winner_rule_text(self, rules: Rules) -> str:
-        """Why a winner without the top score wins under ``rules`` (said only when that happens)."""
+        """Why the winner wins under ``rules`` when it is not simply the top score (``""``: the top score wins)."""
         return self.winner_rule
 
     def end_rule_text(self, state: GameState) -> str:
@@ -295,8 +295,9 @@ def render_history_table(headers: list[str], rows: list[list[str]]) -> str:
 
 
 def _why(scores, winners, rule: str) -> str:
-    """``rule`` in brackets when it is needed: a winner without the top score (the middling total wins)."""
-    if not rule or not winners or max(scores) in [scores[p] for p in winners]:
+    """``rule`` in brackets: why the winners won, for a game whose view gives a reason
+    (:meth:`GameView.end_rule_text`: Gooseberry Fool's middling score, said every time, top or not)."""
+    if not rule or not winners:
         return ""
     return f" ({rule})"
 

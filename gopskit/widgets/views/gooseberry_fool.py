@@ -9,8 +9,9 @@ The Joker is the Goose everywhere: on its face, in the tables and in the text.
 from __future__ import annotations
 
 from ...cards import JOKER, SUIT_NAMES, card_name, counted, parse_card, rank_name
-from ...games.gooseberry_fool import BONUS, ENDINGS, deal_points, middling, right_of
-from .base import HandCard, OptionSpec
+from ...games.base import MatchState
+from ...games.gooseberry_fool import BONUS, ENDINGS, PLAYERS, deal_points, gooseberries, middling, right_of
+from .base import HandCard, OptionSpec, _number
 from .table import CardTableView, Seat, current_hand
 
 
@@ -32,6 +33,21 @@ class GooseberryFoolView(CardTableView):
         if getattr(rules, "target", None) and rules.ending == "reach":
             return "the only player to reach the target wins; if two reach it, the third"
         return self.winner_rule
+
+    def end_rule_text(self, state):
+        """Why the winners won, every time, from the numbers the engine decided on: a deal goes by the
+        middling score *before* the bonus (:meth:`GooseberryState.winners`), a match by its totals
+        (:meth:`GooseberryFool.match_winners`: the middling total, or who reached the target)."""
+        if isinstance(state, MatchState):
+            totals, rules = state.scores(), state.rules
+            if rules.ending == "reach" and not state.cut_off():
+                reached = [p for p in range(PLAYERS) if totals[p] >= rules.target]
+                if len(reached) == 1:
+                    return f"the only player to reach {_number(rules.target)}"
+                if len(reached) == 2:
+                    return f"two players reached {_number(rules.target)}, so the third wins"
+            return gooseberry_reason(totals, "total")
+        return gooseberry_reason(state.points(), "score before the bonus")
 
     def option_specs(self, rules_class):
         return [
@@ -109,3 +125,23 @@ class GooseberryFoolView(CardTableView):
             tricks[trick.taker] += 1
             out.append(deal_points(tricks))
         return out
+
+
+def gooseberry_reason(values, what: str) -> str:
+    """Why :func:`~gopskit.games.gooseberry_fool.gooseberries` picks its winners on ``values``, in words.
+
+    >>> gooseberry_reason([8, 10, 5], "score before the bonus")
+    'the middling score before the bonus: 8'
+    >>> gooseberry_reason([6, 9, 6], "total")
+    'two totals tie at 6, so the third wins'
+    """
+    mid = middling(values)
+    if mid is not None:
+        return f"the middling {what}: {_number(values[mid])}"
+    winners = gooseberries(values)
+    if len(winners) == 1:
+        tied = _number(values[next(p for p in range(PLAYERS) if p not in winners)])
+        plural = what.replace("score", "scores", 1) if what.startswith("score") else what + "s"
+        return f"two {plural} tie at {tied}, so the third wins"
+    plural = what.replace("score", "scores", 1) if what.startswith("score") else what + "s"
+    return f"all three {plural} are equal: {_number(values[0])}"
