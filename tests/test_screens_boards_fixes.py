@@ -252,3 +252,92 @@ def test_a_gooseberry_match_says_why_its_winner_won(options, said):
     state = board.state
     assert said in board.status
     assert state.winners() == GooseberryFool.from_options(state.rules.options()).match_winners(state.scores())
+
+
+# ---------------------------------------------------- 6. words and names ---
+GAMES = ["goofspiel", "gops-for-three", "throps", "gooseberry-fool", "divide-and-conquer", "raj"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_boards_name_bots_by_readable_labels_and_keep_registry_names(game):
+    from gopskit.widgets.seats import BOT_LABELS, bot_label
+    board = make_board(game, seed=1)
+    rules = board._panel.rules()
+    for p, (label, seat) in enumerate(zip(board.labels(), board.seats)):
+        if seat != "human":
+            assert seat in agent_names(rules)  # the API keeps the registry name
+            assert label == f"Player {p + 1} ({BOT_LABELS[seat]})" and "-" not in BOT_LABELS[seat].split()[0][:1]
+            assert seat not in board._table.value
+    for control in board._panel.seat_controls:
+        for text, value in control.options:
+            assert text == bot_label(value) and (text == "Human" or text.endswith(" bot"))
+    assert all(bot_label(b)[0].isupper() for b in agent_names())
+
+
+@pytest.mark.parametrize("game, label", [("divide-and-conquer", "Confirm card"), ("goofspiel", "Confirm bid"),
+                                         ("raj", "Confirm bid"), ("gops-for-three", "Confirm bid"), ("throps", "Confirm bid")])
+def test_the_confirm_button_says_what_the_game_plays(game, label):
+    board = make_board(game, seed=1)
+    assert board._confirm.description == label
+
+
+@pytest.mark.parametrize("stock", ["7C", "QS", "2H", "AD"])
+def test_the_throps_prompt_explains_the_tie_order_in_words(stock):
+    from gopskit.cards import SUIT_NAMES, SUITS
+    from gopskit.games.throps import MAJOR, suit_relation
+    from gopskit.widgets.views.throps import tie_order_text
+    text = tie_order_text(stock)
+    suit = stock[-1]
+    order = [SUIT_NAMES[s] for s in sorted(SUITS, key=lambda s: suit_relation(s, suit))]
+    assert [text.index(name) for name in order] == sorted(text.index(name) for name in order)
+    minor = [SUIT_NAMES[s] for s in SUITS if s not in MAJOR]
+    assert f"{minor[0]} and {minor[1]} are the minor suits" in text and "parity" in text
+    board = make_board("throps", seed=1)
+    obs = board.state.observation(0)
+    assert tie_order_text(obs.stock_card) in board.status
+
+
+@pytest.mark.parametrize("cards", [5, 8, 13])
+def test_the_ace_high_tooltip_follows_the_number_of_cards(cards):
+    from gopskit.cards import card_name
+    from gopskit.games.goofspiel import Goofspiel
+    board = GoofspielBoard(seed=1)
+    board._panel.controls["num_cards"].value = cards
+    worth = Goofspiel(num_cards=cards, ace_high=True).points(1)
+    tip = board._panel.controls["ace_high"].tooltip
+    assert f"above the {card_name(cards)}" in tip and f"worth {worth} " in tip
+    assert worth == cards + 1 and "14" not in tip or cards == 13
+
+
+@pytest.mark.parametrize("game, options, words", [
+    ("goofspiel", dict(num_cards=5, prize_order="ascending"), ["5 cards", "prizes in ascending order"]),
+    ("goofspiel", dict(num_cards=6), ["6 cards", "prizes shuffled"]),
+    ("goofspiel", dict(prize_order=[3, 1, 2], num_cards=3), ["prizes in a set order: 3 A 2"]),
+    ("gops-for-three", dict(deals=2, aces_pair=False), ["2 deals", "Aces pair only if declared alike"]),
+    ("gops-for-three", dict(target=40, deals=3), ["play to 40 (at most 30 deals)"]),
+    ("throps", dict(scoring_suit="longest", target=None), ["longest suit", "one deal"]),
+    ("throps", dict(target=50, max_deals=4), ["play to 50 (at most 4 deals)"]),
+    ("raj", dict(players=4, carry_decides="total"), ["4 players", "the sign of their total"]),
+    ("divide-and-conquer", dict(halves=1), ["5 tricks"]),
+    ("divide-and-conquer", dict(halves=2), ["10 tricks", "swap after five"]),
+    ("gooseberry-fool", dict(target=None), ["one deal", "scores 10 more"]),
+])
+def test_every_board_has_a_rules_line_from_its_options(game, options, words):
+    board = make_board(game, seed=1, **options)
+    line = html.unescape(re.search(r'gopskit-rules-line">([^<]*)<', board._title.value).group(1))
+    for word in words:
+        assert word in line, line
+    if game == "divide-and-conquer":
+        assert counted(board.rules.num_tricks, "trick") in line
+
+
+def test_the_teachers_game_list_and_bot_list_use_display_names(tmp_path):
+    from gopskit.widgets.boards import view_for
+    from gopskit.widgets.classroom import TeacherApp
+    from gopskit.widgets.seats import bot_label
+    teacher = TeacherApp(str(tmp_path / "class.sqlite3"), export_folder=tmp_path)
+    assert [text for text, _ in teacher._game.options] == [view_for(g).title for _, g in teacher._game.options]
+    assert ("Gops for three", "gops-for-three") in teacher._game.options and teacher._game.value == "goofspiel"
+    teacher._game.value = "divide-and-conquer"
+    assert all(text == bot_label(value) for text, value in teacher._bot.options)
+    assert teacher._bot.value == "dc-counter-greedy" and teacher._bot.label == "Counter-greedy bot"

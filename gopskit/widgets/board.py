@@ -36,7 +36,7 @@ from ._guard import guarded
 from .assets import style_html
 from .cards import render_card
 from .panel import HUMAN, OptionsPanel
-from .seats import HumanSeat
+from .seats import HumanSeat, bot_label
 from .views.base import GameView, all_events, final_status, render_history_table, render_summary
 
 
@@ -294,13 +294,13 @@ class GameBoard(widgets.VBox):
         return [f"Player {p + 1}" for p in range(self.rules.num_players)]
 
     def labels(self) -> list[str]:
-        """Names with who sits there: ``Player 1 (you)``, ``Player 2 (match-prize)``."""
+        """Names with who sits there: ``Player 1 (you)``, ``Player 2 (Match-the-prize bot)``."""
         one = self._humans() == 1
-        return [f"{n} ({'you' if one else 'person'})" if s == HUMAN else f"{n} ({s})"
+        return [f"{n} ({'you' if one else 'person'})" if s == HUMAN else f"{n} ({bot_label(s)})"
                 for n, s in zip(self.names(), self.seats)]
 
     def _title_html(self) -> str:
-        line = self.view.rules_text(self.rules) if hasattr(self.view, "rules_text") else ""
+        line = self.view.rules_text(self.rules)
         return (f'<div class="gopskit-title"><span class="gopskit-game">{escape(self.view.title)}</span>'
                 f'<span class="gopskit-rules-line">{escape(line)}</span></div>')
 
@@ -311,7 +311,7 @@ class GameBoard(widgets.VBox):
         # turn, never with two copies of one deterministic bot (they would bid alike and cancel each other)
         self._panel = OptionsPanel(rules_class, self.view.option_specs(rules_class), self.rules.options(), wanted_seats,
                                    self.view.bot_preference, settle=self.view.settle_options,
-                                   default_bots=getattr(self.view, "default_bots", ()))
+                                   default_bots=getattr(self.view, "default_bots", ()), help_for=self.view.option_help)
         self._title = widgets.HTML()
         self._new = widgets.Button(description="New game", icon="refresh", tooltip="Start a new game with these options")
         self._new.add_class("gopskit-new-game")
@@ -324,7 +324,7 @@ class GameBoard(widgets.VBox):
         self._hand_label = widgets.HTML()
         self._slots_box = widgets.Box()
         self._slots_box.add_class("gopskit-hand")
-        self._confirm = widgets.Button(description="Confirm bid", icon="check", button_style="primary",
+        self._confirm = widgets.Button(description=self.view.confirm_label, icon="check", button_style="primary",
                                        tooltip="Play the chosen card (Enter)")
         self._confirm.add_class("gopskit-confirm")
         self._confirm.on_click(lambda _b: self.confirm())

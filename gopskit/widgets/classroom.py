@@ -46,6 +46,7 @@ from .assets import style_html
 from .boards import view_for
 from .cards import render_card
 from .panel import option_control, read_control
+from .seats import bot_label
 from .views.base import final_status, render_history_table, render_summary
 
 STUDENT_POLL = 0.1
@@ -625,7 +626,9 @@ class TeacherApp(widgets.VBox):
         self.url, self.store, self.last_error, self.teacher_key, self.code = url, store, None, None, None
         self.export_folder = Path(export_folder) if export_folder else None
         self.poller, self._fingerprint, self._shown_at, self._end_asked = Poller(self.tick, poll), None, 0.0, -99.0
-        self._game = widgets.Dropdown(options=available_games(), value="goofspiel", description="Game", style=_LABEL)
+        # games by their display titles (the boards' own), the registry names stay the values
+        self._game = widgets.Dropdown(options=[(view_for(g).title, g) for g in available_games()], value="goofspiel",
+                                      description="Game", style=_LABEL)
         self._options_box, self._controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap")), {}
         self._options_box.add_class("gopskit-form-options")
         self._pairing = widgets.Dropdown(options=list(PAIRINGS), value="random", description="Pairing", style=_LABEL)
@@ -675,7 +678,7 @@ class TeacherApp(widgets.VBox):
             switch.observe(lambda _c: self._dealer_shown(), "value")
             self._dealer_shown()
         bots = agent_names(cls.from_options(view.app_options))
-        self._bot.options = bots
+        self._bot.options = [(bot_label(b), b) for b in bots]
         self._bot.value = next((b for b in view.bot_preference if b in bots), bots[0])
 
     def _dealer_shown(self) -> None:

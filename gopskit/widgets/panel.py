@@ -15,6 +15,7 @@ import traitlets
 
 from ..agents import agent_class, agent_names
 from ..errors import GopsError, OptionError
+from .seats import bot_label
 from .views.base import OptionSpec
 
 HUMAN = "human"
@@ -122,7 +123,7 @@ class OptionsPanel(widgets.VBox):
     """The controls for a game's options, plus one seat chooser per player."""
 
     def __init__(self, rules_class, specs: list[OptionSpec], options: dict, seats: list[str], bot_preference=(),
-                 settle=None, default_bots=()):
+                 settle=None, default_bots=(), help_for=None):
         super().__init__()
         self.rules_class = rules_class
         self.settle = settle or (lambda values: values)  # the view's say on options that depend on each other
@@ -133,6 +134,7 @@ class OptionsPanel(widgets.VBox):
         }
         self.bot_preference = tuple(bot_preference)
         self.default_bots = tuple(default_bots) or self.bot_preference  # the order new seats are filled in
+        self.help_for = help_for or (lambda spec, rules: spec.help)  # a tooltip that depends on the other options
         self._seat_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self._seat_box.add_class("gopskit-seat-choosers")
         self.seat_controls: list[widgets.Dropdown] = []
@@ -143,6 +145,7 @@ class OptionsPanel(widgets.VBox):
         self.children = [grid, widgets.HTML("<b>Seats</b> (a person or a bot)"), self._seat_box, self._message]
         self.add_class("gopskit-options")
         self._set_seats(seats)
+        self._set_help()
 
     def values(self) -> dict:
         """The options as chosen now (every option the panel shows)."""
@@ -167,6 +170,16 @@ class OptionsPanel(widgets.VBox):
             return
         self._message.value = ""
         self._set_seats(self.seats(), rules)
+        self._set_help(rules)
+
+    def _set_help(self, rules=None) -> None:
+        """Tooltips as the rules now chosen make them (Ace high: what the Ace is worth with this many cards)."""
+        try:
+            rules = rules or self.rules()
+        except (GopsError, TypeError):
+            return
+        for spec in self.specs:
+            self.controls[spec.name].tooltip = self.help_for(spec, rules)
 
     def _set_seats(self, wanted: list[str], rules=None):
         if rules is None:
@@ -175,7 +188,7 @@ class OptionsPanel(widgets.VBox):
             except (GopsError, TypeError):
                 return
         bots = agent_names(rules)
-        choices = [("Human", HUMAN)] + [(name, name) for name in bots]
+        choices = [(bot_label(HUMAN), HUMAN)] + [(bot_label(name), name) for name in bots]
         values: list[str] = []
         for p in range(rules.num_players):
             w = wanted[p] if p < len(wanted) else None

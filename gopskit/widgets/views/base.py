@@ -90,12 +90,21 @@ class GameView:
     title = "Game"
     blurb = ""
     confirm = True  # simultaneous bids: choose a card, then confirm
+    confirm_label = "Confirm card"  # the confirm button, in the game's words ("Confirm bid" where cards are bids)
     app_options: dict = {}  # the options an app opens with
     bot_preference: tuple[str, ...] = ("random",)
 
     # -- options -----------------------------------------------------------
     def option_specs(self, rules_class: type[Rules]) -> list[OptionSpec]:
         return options_from_dataclass(rules_class)
+
+    def rules_text(self, rules: Rules) -> str:
+        """One line on the rules in play, under the board's title, from the options (``""``: none)."""
+        return ""
+
+    def option_help(self, spec: OptionSpec, rules: Rules) -> str:
+        """An option's tooltip under the rules now chosen in the panel (most are fixed: ``spec.help``)."""
+        return spec.help
 
     def settle_options(self, values: dict) -> dict:
         """The panel's options as the rules should get them (a game whose options depend on each other adjusts them)."""

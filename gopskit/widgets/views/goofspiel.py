@@ -59,6 +59,7 @@ class GoofspielView(GameView):
     title = "Goofspiel"
     blurb = "Bid a card for each prize; the highest bid wins it."
     confirm = True
+    confirm_label = "Confirm bid"
     app_options = {"num_cards": 5}
     bot_preference = ("match-prize", "random")
     deal_word = "hand"
@@ -70,7 +71,7 @@ class GoofspielView(GameView):
             OptionSpec("ties", "Ties", "choice", TIE_RULES, help="what happens when the top bids are equal"),
             OptionSpec("rebid_open", "Rebid open to all", "bool", help="rebid only: may players outside the tie win"),
             OptionSpec("prize_order", "Prize order", "choice", ("shuffled", "ascending", "descending")),
-            OptionSpec("ace_high", "Ace high", "bool", help="the Ace bids above the King and is worth 14"),
+            OptionSpec("ace_high", "Ace high", "bool", help="the Ace bids above the top card and is worth one more"),
             OptionSpec("blind", "Blind", "bool", help="the prize is turned only after the bids"),
             OptionSpec("face_down_trophies", "Face-down trophies", "bool", help="won piles hidden until the end"),
             OptionSpec("hidden_bids", "Hidden bids", "bool", help="only the winner of each turn is announced; every bid is revealed at the end"),
@@ -249,9 +250,23 @@ class GoofspielView(GameView):
                 series[p].append(float(totals[p]))
         return series
 
+    def option_help(self, spec, rules):
+        """Ace high's tooltip names what the Ace bids above and is worth with the cards now chosen
+        (:meth:`Goofspiel.points` of the Ace with Ace high on): with 5 cards, above the 5 and worth 6."""
+        if spec.name == "ace_high":
+            high = dataclasses.replace(rules, ace_high=True)
+            return (f"the Ace bids above the {card_name(rules.num_cards)} (the top card) and is worth "
+                    f"{high.points(1)} as a prize")
+        return spec.help
+
     def rules_text(self, rules: Goofspiel) -> str:
         """One line on the rules in play, shown under the board's title."""
         parts = [counted(rules.num_cards, "card"), TIE_WORDS[rules.ties]]
+        if rules.num_players > 2:
+            parts.insert(0, f"{rules.num_players} players")
+        if rules.ties == "rebid" and rules.rebid_open:
+            parts.append("anyone may win a rebid")
+        parts.append(_order_words(rules.prize_order))
         for flag, words in (("ace_high", "Ace high"), ("blind", "blind prizes"), ("hidden_bids", "hidden bids"),
                             ("face_down_trophies", "face-down trophies"), ("defeat_the_dealer", "Defeat the Dealer")):
             if getattr(rules, flag):
@@ -259,6 +274,13 @@ class GoofspielView(GameView):
         if rules.target:
             parts.append(f"match to {rules.target}")
         return "; ".join(parts)
+
+
+def _order_words(order) -> str:
+    """The prize order in words: shuffled, ascending, descending, or a set order."""
+    if isinstance(order, str):
+        return "prizes shuffled" if order == "shuffled" else f"prizes in {order} order"
+    return "prizes in a set order: " + " ".join(_rank(c) for c in order)
 
 
 _OUTCOME_WORDS = {"discarded": "tie: discarded", "carried": "tie: carried over", "lost": "tie: lost", "won": "won"}

@@ -34,6 +34,16 @@ class GooseberryFoolView(CardTableView):
             return "the only player to reach the target wins; if two reach it, the third"
         return self.winner_rule
 
+    def rules_text(self, rules):
+        """Scoring and how the game ends, from the options and the engine's bonus."""
+        if rules.target is None:
+            length = "one deal"
+        else:
+            how = ("the only player to reach it wins; if two do, the third" if rules.ending == "reach" else "then the middling total wins")
+            length = f"play to {rules.target} ({how}; at most {counted(rules.max_hands, 'deal')})"
+        return (f"follow suit; 1 point per trick you take, 2 per trick of the player on your right; "
+                f"the middling score wins and scores {BONUS} more; {length}")
+
     def end_rule_text(self, state):
         """Why the winners won, every time, from the numbers the engine decided on: a deal goes by the
         middling score *before* the bonus (:meth:`GooseberryState.winners`), a match by its totals

@@ -25,6 +25,7 @@ class GopsForThreeView(CardTableView):
     bot_preference = ("gops3-proportional", "random")
     # two copies of the deterministic bot always tie, which hands every prize to the person
     default_bots = ("gops3-proportional", "random")
+    confirm_label = "Confirm bid"
     chart_title = "Score after each bid (as if the deal ended there)"
     chart_axis = "bid"
 
@@ -43,6 +44,17 @@ class GopsForThreeView(CardTableView):
         if values.get("target"):
             values = {**values, "deals": GopsForThree().deals}
         return values
+
+    def rules_text(self, rules):
+        """Deals or target, the Aces and the bottom Joker, from the options."""
+        if rules.target is None:
+            length = counted(rules.deals, "deal")
+        else:
+            length = f"play to {rules.target} (at most {counted(rules.max_deals, 'deal')})"
+        aces = "two Aces always pair" if rules.aces_pair else "Aces pair only if declared alike"
+        joker = ("a bottom Joker goes with the last diamond" if rules.bottom_joker == "last-trick"
+                 else "a bottom Joker goes to nobody")
+        return f"{length}; highest and lowest totals score, the middle none; {aces}; {joker}"
 
     def face(self, card, seat=None):
         if card in (ACE_HIGH, ACE_LOW):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...cards import card_name, counted, parse_card, rank_name
-from ...games.throps import SCORING_SUITS, score_cards
+from ...cards import SUIT_NAMES, SUITS, card_name, counted, parse_card, rank_name
+from ...games.throps import MAJOR, RELATIONS, SCORING_SUITS, score_cards, suit_relation
 from .base import OptionSpec
 from .table import CardTableView, Seat, current_hand
 
@@ -16,6 +16,7 @@ class ThropsView(CardTableView):
     event_says_deal_over = True  # the last bid of a deal explains its scoring: "Deal over: ..."
     app_options = {"target": None}
     bot_preference = ("throps-greedy", "random")
+    confirm_label = "Confirm bid"
     chart_title = "Score after each trick (as if the deal ended there)"
     chart_axis = "trick"
 
@@ -47,7 +48,14 @@ class ThropsView(CardTableView):
         return Seat(str(obs.scores[player]), won, hand, hidden=obs.hand_sizes[player], note=note)
 
     def prompt(self, state, seat, names):
-        return f"{names[seat]}: bid a card for the stock card. Ties for highest go by suit: same suit, colour, then parity."
+        obs = state.observation(seat)
+        return f"{names[seat]}: bid a card for the stock card. {tie_order_text(obs.stock_card)}"
+
+    def rules_text(self, rules):
+        """What scores and how long the game is, from the options."""
+        suit = "its most valuable suit" if rules.scoring_suit == "best" else "its longest suit"
+        length = "one deal" if rules.target is None else f"play to {rules.target} (at most {counted(rules.max_deals, 'deal')})"
+        return f"each player scores {suit} plus, the rest minus; ties go by suit; {length}"
 
     def hand_scores(self, hand, events):
         won, out = [[] for _ in range(hand.rules.num_players)], []
@@ -55,3 +63,29 @@ class ThropsView(CardTableView):
             won[trick.winner].append(trick.stock_card)
             out.append([score_cards(w, hand.rules.scoring_suit).total for w in won])
         return out
+
+
+def tie_order_text(stock_card) -> str:
+    """How a tie for highest is broken against this stock card, in words, from the engine's
+    :func:`~gopskit.games.throps.suit_relation`: its suit first, then the same colour, then the same
+    "parity" (spades and hearts are major suits, clubs and diamonds minor), then the last suit.
+
+    >>> print(tie_order_text("7C"))
+    Ties for highest go by suit: clubs (the stock card's suit), then spades (same colour), then diamonds (same parity: diamonds and clubs are the minor suits, spades and hearts the major), then hearts.
+    """
+    if stock_card is None:
+        return ""
+    stock = parse_card(stock_card)[1]
+    order = sorted(SUITS, key=lambda s: suit_relation(s, stock))
+    major = " and ".join(SUIT_NAMES[s] for s in SUITS if s in MAJOR)
+    minor = " and ".join(SUIT_NAMES[s] for s in SUITS if s not in MAJOR)
+    why = {
+        "same suit": "the stock card's suit",
+        "same colour": "same colour",
+        "same parity": f"same parity: {minor} are the minor suits, {major} the major",
+    }
+    parts = []
+    for s in order:
+        relation = RELATIONS[suit_relation(s, stock)]
+        parts.append(f"{SUIT_NAMES[s]} ({why[relation]})" if relation in why else SUIT_NAMES[s])
+    return "Ties for highest go by suit: " + ", then ".join(parts) + "."
