@@ -122,16 +122,18 @@ def test_the_full_deck_against_the_equilibrium_bot_in_a_browser(server, browser,
     """
     from gopskit.solvers.exact import solve_turn_endgame
     from gopskit.solvers.opening import shipped_opening
+    from gopskit.widgets.seats import bot_label
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         open_app(page, server, "goofspiel.ipynb", tmp_path)
         page.get_by_text("Options and seats").click()  # the accordion opens
-        page.locator(".gopskit-seat-choosers select").nth(1).select_option("equilibrium")
+        label = bot_label("equilibrium")  # seat choosers show readable labels ("Equilibrium bot")
+        page.locator(".gopskit-seat-choosers select").nth(1).select_option(label=label)
         page.get_by_label("Cards").fill("13")
         page.get_by_label("Cards").press("Tab")  # the seat choosers are drawn again for the new deck
-        page.wait_for_function("() => document.querySelectorAll('.gopskit-seat-choosers select')[1].value"
-                               " === 'equilibrium'", timeout=CLICK_TIMEOUT_MS)
+        page.wait_for_function("(label) => document.querySelectorAll('.gopskit-seat-choosers select')[1]"
+                               ".selectedOptions[0].textContent.replace(/\\u00a0/g, ' ') === label", arg=label, timeout=CLICK_TIMEOUT_MS)
         page.wait_for_timeout(300)
         page.locator(".gopskit-new-game").click()
         page.wait_for_function("() => document.querySelectorAll('.gopskit-card:not([disabled])').length === 13",

@@ -341,3 +341,18 @@ def test_the_teachers_game_list_and_bot_list_use_display_names(tmp_path):
     teacher._game.value = "divide-and-conquer"
     assert all(text == bot_label(value) for text, value in teacher._bot.options)
     assert teacher._bot.value == "dc-counter-greedy" and teacher._bot.label == "Counter-greedy bot"
+
+
+def test_the_teachers_form_names_its_own_labels_in_option_errors(tmp_path):
+    from gopskit.widgets.classroom import TeacherApp
+    teacher = TeacherApp(str(tmp_path / "class.sqlite3"), export_folder=tmp_path)
+    teacher._controls["rebid_open"][1].value = True
+    teacher.create()
+    text = html.unescape(re.sub(r"<[^>]+>", "", teacher._message.value))
+    assert "“Rebid open to all” only changes the 'rebid' tie rule" in text and "rebid_open" not in text
+    assert teacher.code is None or not teacher.code
+    teacher._controls["rebid_open"][1].value = False
+    teacher._controls["num_cards"][1].value = "14"
+    teacher.create()
+    text = html.unescape(re.sub(r"<[^>]+>", "", teacher._message.value))
+    assert "Cards: a whole number from 1 to 13, not 14" in text

@@ -39,13 +39,13 @@ from ..classroom.db import default_url
 from ..classroom.errors import AccessError
 from ..classroom.live import BRIDGE_ESM, Poller
 from ..classroom.pairing import PAIRINGS
-from ..errors import GopsError
+from ..errors import GopsError, OptionError
 from ..games import available_games, rules_class
 from ..viz.svg import points_chart_svg
 from .assets import style_html
 from .boards import view_for
 from .cards import render_card
-from .panel import option_control, read_control
+from .panel import option_control, panel_message, read_control
 from .seats import bot_label
 from .views.base import final_status, render_history_table, render_summary
 
@@ -699,8 +699,11 @@ class TeacherApp(widgets.VBox):
     @guarded
     def create(self) -> None:
         """Open a room with the form's game, options and settings; show its code."""
-        room = self._open().create_room(self._game.value, self.options(), pairing=self._pairing.value,
-                                        bot=self._bot.value, timeout=self._timeout.value, auto_pair=self._auto.value)
+        try:
+            room = self._open().create_room(self._game.value, self.options(), pairing=self._pairing.value,
+                                            bot=self._bot.value, timeout=self._timeout.value, auto_pair=self._auto.value)
+        except OptionError as exc:  # the engine's words for API users; the form's labels here
+            raise OptionError(panel_message(str(exc), [spec for spec, _c in self._controls.values()])) from exc
         self._enter(room.teacher_key)
 
     @guarded
