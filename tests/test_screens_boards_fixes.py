@@ -356,3 +356,10 @@ def test_the_teachers_form_names_its_own_labels_in_option_errors(tmp_path):
     teacher.create()
     text = html.unescape(re.sub(r"<[^>]+>", "", teacher._message.value))
     assert "Cards: a whole number from 1 to 13, not 14" in text
+
+
+@pytest.mark.parametrize("game, label", [("divide-and-conquer", "Confirm card"), ("goofspiel", "Confirm bid")])
+def test_a_classroom_seat_labels_its_confirm_button_by_the_game(game, label):
+    from gopskit.widgets.classroom import SeatBoard
+    board = SeatBoard(game, play=lambda move: None)
+    assert board._confirm.description == label

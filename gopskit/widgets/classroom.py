@@ -119,7 +119,7 @@ class SeatBoard(widgets.VBox):
         self._hand, self._summary, self._history = widgets.Box(), widgets.HTML(), widgets.HTML()
         self._hand.add_class("gopskit-hand")
         self._hand_label = widgets.HTML()  # a title over a row of choices that are not cards
-        self._confirm = widgets.Button(description="Confirm bid", icon="check", button_style="primary")
+        self._confirm = widgets.Button(description=self.view.confirm_label, icon="check", button_style="primary")
         self._confirm.add_class("gopskit-confirm")
         self._confirm.on_click(lambda _b: self.confirm())
         play_area = widgets.VBox([self._last, self._hand_label, self._hand, self._confirm])
