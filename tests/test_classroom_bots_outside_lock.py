@@ -89,7 +89,7 @@ def test_a_game_against_a_bot_never_makes_it_think_inside_a_transaction(store, p
     store.pair_waiting(room.teacher_key, seed=2)
     probe.asked.clear()  # a new table's first bot move is made as it is seated; warmed up above
     view = play_out(store, [store.claim_seat(ann.player_key).seat_key])
-    assert view.status == "finished" and view.names[1] == f"{probe.name} (bot)"
+    assert view.status == "finished" and view.names[1] == gameplay.bot_label(probe.name)
     assert len(probe.asked) >= 4 and not any(probe.asked), probe.asked
     bids = [row for row in store.export(room.teacher_key).bids if row["actor"] == "bot"]
     assert len(bids) == 5  # every bot bid was stored: the moves worked out ahead were used

@@ -30,7 +30,7 @@ def test_a_room_from_the_command_line(tmp_path, capsys):
     while (view := store.seat_view(seat)).status == "playing":
         store.submit(seat, view.observation["legal_moves"][0], view.ply)
     status, out, _ = _run(capsys, "classroom", "status", key, "--db", db)
-    assert "Goofspiel (num cards 3)" in out and "Ann vs random (bot)" in out and "1. Ann" in out
+    assert "Goofspiel (num cards 3)" in out and "Ann vs Random bot" in out and "1. Ann" in out
     assert _run(capsys, "classroom", "end", key, "--db", db)[0] == 0
     status, out, _ = _run(capsys, "classroom", "export", key, "--db", db, "--out", str(tmp_path))
     zip_path = out.strip()

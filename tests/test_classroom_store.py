@@ -190,7 +190,7 @@ def test_an_odd_student_plays_the_bot_which_moves_at_once(store):
     assert len(tables) == 2
     overview = store.overview(room.teacher_key)
     bot_table = next(t for t in overview.tables if "bot" in t["kinds"])
-    assert "random (bot)" in bot_table["names"] and len(bot_table["waiting_for"]) == 1  # the bot has bid
+    assert "Random bot" in bot_table["names"] and len(bot_table["waiting_for"]) == 1  # only the student is awaited
     play_out(store, [store.claim_seat(p.player_key).seat_key for p in keys])
     overview = store.overview(room.teacher_key)
     assert all(t["status"] == "finished" for t in overview.tables)

@@ -105,6 +105,7 @@ def _create(args) -> int:
 
 def _status(args) -> int:
     overview = _store(args).overview(args.key)
+    from ..cards import counted
     from .html import game_line
 
     print(f"room {overview.code} ({overview.status}): {game_line(overview.game, overview.options)}")
@@ -113,7 +114,8 @@ def _status(args) -> int:
         scores = "?" if t["scores"] is None else " - ".join(f"{s:g}" for s in t["scores"])
         print(f"  table {t['number']}: {' vs '.join(t['names'])}: {t['status']}, turn {t['turn']}, {scores}")
     for row in overview.leaderboard:
-        print(f"  {row['place']}. {row['name']}: {row['wins']:g} wins in {row['games']} games, "
+        wins = f"{row['wins']:g} win" + ("" if row["wins"] == 1 else "s")
+        print(f"  {row['place']}. {row['name']}: {wins} in {counted(row['games'], 'game')}, "
               f"{row['points_per_game']:.1f} points per game")
     return 0
 

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..agents import make_agent
+from ..agents.labels import bot_label
 from ..errors import IllegalMoveError
 from ..games import rules_class
 from ..games.base import GameState, MatchState, Rules
@@ -185,7 +186,7 @@ def seat_view(tx: Tx, seat_key: str) -> SeatView:
 
 
 def seat_name(seat: dict) -> str:
-    return seat["name"] if seat["player"] else f"{seat['bot']} (bot)"
+    return seat["name"] if seat["player"] else bot_label(seat["bot"])
 
 
 def seat_kind(seat: dict) -> str:

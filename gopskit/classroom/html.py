@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from html import escape
 
+from ..agents.labels import bot_label
 from ..errors import GopsError
 from ..games import rules_class
 from .tokens import shown_code
@@ -174,8 +175,12 @@ def _word(value) -> str:
     return "custom" if isinstance(value, (list, tuple)) else str(value)
 
 
-def lobby_html(lobby) -> str:
-    """The student's lobby: the room, who is here, and what happens next."""
+def lobby_html(lobby, describe=game_line) -> str:
+    """The student's lobby: the room, who is here, and what happens next.
+
+    ``describe(game, options)`` is the line naming the game and its rules
+    (the pages pass one in the boards' words; by default :func:`game_line`).
+    """
     if lobby.status != "open":
         next_step = "The teacher has ended this room. Thank you for playing!"
     elif lobby.table_status == "playing":
@@ -193,7 +198,7 @@ def lobby_html(lobby) -> str:
         next_step = "Wait a moment: you will be seated at a table."
     return (
         f'<div class="gopskit-classroom"><h2>Room {escape(code_text(lobby.room))}</h2>'
-        f'<div class="gopskit-caption">{escape(game_line(lobby.game, lobby.options))} · you are '
+        f'<div class="gopskit-caption">{escape(describe(lobby.game, lobby.options))} · you are '
         f'<b>{escape(lobby.me)}</b></div><div class="gopskit-message">{escape(next_step)}</div>'
         f"{people_html(lobby.players, lobby.me)}</div>"
     )
@@ -247,15 +252,15 @@ def leaderboard_html(rows) -> str:
             f"<th>Points per game</th></tr></thead><tbody>{body}</tbody></table>")
 
 
-def overview_html(overview) -> str:
-    """The teacher's dashboard below the buttons: students, tables, leaderboard."""
+def overview_html(overview, describe=game_line) -> str:
+    """The teacher's dashboard below the buttons: students, tables, leaderboard (``describe``: see :func:`lobby_html`)."""
     settings = overview.settings
     pairing = PAIRING_WORDS.get(settings["pairing"], settings["pairing"])
     rounds = f" · round {overview.round} of {overview.rounds}" if overview.rounds else ""
     status = "" if overview.status == "open" else " · <b>ended</b>"
     return (
-        f'<div class="gopskit-classroom"><div class="gopskit-caption">{escape(game_line(overview.game, overview.options))}'
-        f" · {escape(pairing)}{rounds} · bot {escape(str(settings['bot']))} stands in after "
+        f'<div class="gopskit-classroom"><div class="gopskit-caption">{escape(describe(overview.game, overview.options))}'
+        f" · {escape(pairing)}{rounds} · the {escape(bot_label(str(settings['bot'])))} stands in after "
         f"{_number(settings['timeout'])} s{status}</div>"
         f"<h3>Students ({len(overview.players)})</h3>{people_html(overview.players)}"
         f"<h3>Tables</h3>{tables_html(overview.tables)}"

@@ -19,7 +19,7 @@ Who may do what is decided by keys, never by names:
 >>> seat = store.claim_seat(ann.player_key)
 >>> view = store.seat_view(seat.seat_key)
 >>> view.my_turn, view.names
-(True, ('Ann', 'match-prize (bot)'))
+(True, ('Ann', 'Match-the-prize bot'))
 """
 
 from __future__ import annotations

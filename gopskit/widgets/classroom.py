@@ -284,6 +284,20 @@ _LABEL = {"description_width": "initial"}  # a label as wide as its words: never
 JOIN_FALLBACK = 5.0  # seconds: Join comes back even if the browser bridge never reports
 
 
+def describe_game(game: str, options: dict) -> str:
+    """The room's game in the boards' words: its title and the line of rules its board shows.
+
+    >>> describe_game("goofspiel", {"num_cards": 5})
+    'Goofspiel: 5 cards; a tie discards the prize; prizes shuffled'
+    """
+    try:
+        view = view_for(game)
+        line = view.rules_text(rules_class(game).from_options(options))
+    except Exception:  # noqa: BLE001  (a page never fails on a caption: the plain line instead)
+        return pages.game_line(game, options)
+    return f"{view.title}: {line}" if line else view.title
+
+
 def _title(name: str, line: str) -> str:
     """The apps' title line, as on the boards."""
     return (f'<div class="gopskit-title"><span class="gopskit-game">{escape(name)}</span>'
@@ -578,7 +592,7 @@ class StudentApp(widgets.VBox):
     def _refresh_lobby(self) -> None:
         lobby = self.store.lobby(self.player_key)
         self._seen.update(game=lobby.game, pairing=lobby.pairing)
-        self._lobby.value = pages.lobby_html(lobby)
+        self._lobby.value = pages.lobby_html(lobby, describe_game)
         waiting = [p["name"] for p in lobby.players if p["state"] == "waiting" and p["name"] != lobby.me]
         shown = (tuple(c["id"] for c in lobby.challenges_to_me), tuple(waiting), lobby.status, lobby.pairing)
         if shown != self._seen.get("challenges"):  # rebuilt only on change: a half-made choice stays put
@@ -768,7 +782,7 @@ class TeacherApp(widgets.VBox):
 
     def _show(self, overview) -> None:
         self.overview = overview
-        self._dashboard.value = pages.overview_html(overview)
+        self._dashboard.value = pages.overview_html(overview, describe_game)
         self._shown_at = time.monotonic()
 
     @guarded
