@@ -67,16 +67,71 @@ def _beat_random(observation):
     return observation.prize if observation.prize in observation.legal_moves else min(observation.legal_moves)
 
 
-def _best_lead(hand, prizes, choose=max):
-    """Backward induction against match-prize (``choose=np.mean`` is the slip of averaging over your own cards)."""
+def _match_prize(prize, prizes):
+    return prize
+
+
+def _best_lead(hand, prizes, their_bid, choose=max, over_prizes=None):
+    """Backward induction against ``their_bid`` (``choose=np.mean`` is the slip of averaging over your own cards,
+    ``over_prizes=max`` or ``min`` the slip of choosing the prize instead of averaging over it)."""
     if not prizes:
         return 0
-    total = 0
+    values = []
     for prize in prizes:
         rest = tuple(p for p in prizes if p != prize)
-        total += choose([prize * int(np.sign(card - prize)) + _best_lead(tuple(c for c in hand if c != card), rest, choose)
-                         for card in hand])
-    return total / len(prizes)
+        theirs = their_bid(prize, prizes)
+        values.append(choose([prize * int(np.sign(card - theirs))
+                              + _best_lead(tuple(c for c in hand if c != card), rest, their_bid, choose, over_prizes)
+                              for card in hand]))
+    return over_prizes(values) if over_prizes else sum(values) / len(prizes)
+
+
+def _prize_not_their_bid(hand, prizes, their_bid):
+    """The slip of comparing your card with the prize: right against match-prize only."""
+    return _best_lead(hand, prizes, _match_prize)
+
+
+def _hands_one(observation):
+    """Lesson 5's alternative answer with the seat slip: hands[1] is the opponent's hand only in seat 1."""
+    theirs = observation.hands[1]
+    above = [c for c in theirs if c > observation.prize]
+    their_bid = min(above) if above else min(theirs)
+    mine = [c for c in observation.legal_moves if c > their_bid]
+    return min(mine) if mine else min(observation.legal_moves)
+
+
+def _hands_by_seat(observation):
+    """The same answer done right: the opponent's hand is hands[1 - player]."""
+    theirs = observation.hands[1 - observation.player]
+    above = [c for c in theirs if c > observation.prize]
+    their_bid = min(above) if above else min(theirs)
+    mine = [c for c in observation.legal_moves if c > their_bid]
+    return min(mine) if mine else min(observation.legal_moves)
+
+
+def _beat_if_seat_one(observation):
+    """Beats the prize by one from seat 1, plays the prize from seat 2 (reads its seat the wrong way round)."""
+    if observation.player == 0:
+        return _beat(observation)
+    return observation.prize if observation.prize in observation.legal_moves else min(observation.legal_moves)
+
+
+def _interval(k, ddof):
+    """The demo interval with ``k`` standard errors (``ddof=0``: np.std's default)."""
+    from scipy import stats
+
+    from gopskit.course import classroom
+
+    gaps = classroom.demo_pairing(classroom.demo_tournament(), "equilibrium", "one-higher")
+    t = stats.t.ppf(0.975, len(gaps) - 1) if k == "t" else k
+    half = t * np.std(gaps, ddof=ddof) / np.sqrt(len(gaps))
+    return np.mean(gaps) - half, np.mean(gaps) + half
+
+
+def _raj_ignoring_your_own_match(card):
+    """Counts a pair when your card is the lowest left after the *others'* matches cancel; never cancels yours."""
+    pairs = [(x, y) for x in range(1, 16) for y in range(1, 16)]
+    return sum(all(card <= o for o in ([] if x == y else [x, y])) for x, y in pairs) / len(pairs)
 
 
 def _lp(payoffs, sign=1.0, free_value=True):
@@ -96,19 +151,25 @@ CASES = {
         (4, "random opponent expects"), (7.5, "half of the 15"), (11, "ties as wins"), (10, "divides by 4"),
         (15, "every point"), (12, "too high"), (2, "too low"), ("8", "should be a number"), (True, "should be a number")]),
     "check_beats_match_prize": ([_beat], [
-        (_copy, "only draw"), (_crash, "raised AttributeError"), (_no_return, "returned None"), (5, "should be a function"),
+        (_beat_if_seat_one, "from seat 2"), (_copy, "only draw"), (_crash, "raised AttributeError"), (_no_return, "returned None"), (5, "should be a function"),
         (lambda o: max(o.legal_moves) + 1, "not a card in your hand"), (lambda o: min(o.legal_moves), "leads you")]),
     "check_best_reply_points": ([9, 9.0], [
         (15, "forgot the 6"), (21, "every point"), (5, "5-card"), (0, "can be beaten"), (7, "not it"),
         (9.5, "whole number")]),
     "check_backward_induction": ([_best_lead], [
-        (lambda hand, prizes: len(prizes) * (len(prizes) - 3) / 2, "should be 0, not -1"),
-        (lambda hand, prizes: _best_lead(hand, prizes, np.mean), "averaged over your own cards"),
-        (lambda hand, prizes: "2", "not a number"), (lambda hand: 0, "raised TypeError"),
-        (lambda hand, prizes: _best_lead(hand, prizes) if len(hand) == len(set(hand) & set(prizes)) else 0,
-         "right on full games"), (3, "should be a function")]),
+        (lambda hand, prizes, their_bid: len(prizes) * (len(prizes) - 3) / 2, "should be 0, not -1"),
+        (lambda hand, prizes, their_bid: _best_lead(hand, prizes, their_bid, np.mean), "averaged over your own cards"),
+        (lambda hand, prizes, their_bid: _best_lead(hand, prizes, their_bid, over_prizes=max), "took the best prize"),
+        (lambda hand, prizes, their_bid: _best_lead(hand, prizes, their_bid, over_prizes=min), "took the worst prize"),
+        (_prize_not_their_bid, "you left their_bid out"),
+        (lambda hand, prizes, their_bid: "2", "not a number"), (lambda hand, prizes: 0, "raised TypeError"),
+        (lambda hand, prizes, their_bid: _best_lead(hand, prizes, their_bid) if set(hand) == set(prizes) else 0,
+         "right on full games"),
+        (3, "should be a function")]),
     "check_dominated_plans": ([["321"], [321], [(3, 2, 1)], "321", {"321"}], [
         (["321", "123"], "123 is not strictly dominated"), ([], "missed plan 321"), (["132"], "132 is not strictly"),
+        (["321", "231"], "231 is only weakly dominated: 123 scores at least as much"),
+        (["321", "312"], "312 is only weakly dominated: 132 scores at least as much"),
         (["999"], "not a plan")]),
     "check_endgame_mix": ([0.2, 1 / 5], [
         (0.8, "chance of bidding 3"), (0.6, "opponent's"), (0.4, "opponent's"), (0.5, "50-50"),
@@ -126,31 +187,38 @@ CASES = {
         (2, "should be a list")]),
     "check_blind_information_sets": ([1, 1.0], [(4, "could see the prize"), (24, "counts positions"),
                                                 (2, "not it"), ("one", "whole number")]),
-    "check_beats_honest": ([_beat], [(_copy, "only draw"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
+    "check_beats_honest": ([_beat], [(_beat_if_seat_one, "from seat 2"), (_copy, "only draw"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                      (lambda o: min(o.legal_moves), "you lose")]),
-    "check_information_set_values": ([{1: -13 / 8, 2: -7 / 4}, {1.0: -1.625, 2: -1.75}], [
-        ({1: -2, 2: -2.5}, "knew they had bid 1"), ({1: -1.25, 2: -1}, "knew they had bid 2"),
-        ({1: 1.375, 2: 1.25}, "already won"), ({1: 0, 2: 0}, "not worth 0"), ([1, 2], "should be a dict"),
+    "check_information_set_values": ([{1: -37 / 18, 2: -179 / 90}, {1.0: -2.056, 2: -1.989}], [
+        ({1: -5 / 2, 2: -7 / 2}, "knew they had bid 1"), ({1: -2, 2: -9 / 5}, "knew they had bid 2"),
+        ({1: -37 / 18 + 2, 2: -179 / 90 + 2}, "already won"),
+        ({1: -9 / 4, 2: -53 / 20}, "weighted the positions equally"),
+        ({1: (-5 / 2) / 10 + (-2) * 4 / 5, 2: (-7 / 2) / 10 + (-9 / 5) * 4 / 5}, "add up to 9/10, not 1"),
+        ({1: 0, 2: 0}, "not worth 0"), ([1, 2], "should be a dict"),
         ({1: -1.6}, "should be a dict"), ({1: "a", 2: 0}, "should be a dict")]),
-    "check_my_strategy": ([_copy, _beat_random], [(_no_return, "returned None"), (_crash, "raised AttributeError"),
+    "check_my_strategy": ([_copy, _beat_random], [(_beat_if_seat_one, "from seat 2"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                                   (_two_up, "trails the random bot"), (4, "should be a function"),
                                                   (_strongest, "exactly 0")]),
-    "check_beats_one_higher": ([_two_up], [(_copy, "one-higher leads you"), (_no_return, "returned None"),
-                                            (_beat, "only break even")]),
+    "check_beats_one_higher": ([_two_up, _hands_by_seat, _strongest], [
+        (_hands_one, "+4.00 points a game from seat 1 but +1.50 from seat 2"), (_copy, "one-higher leads you"),
+        (_no_return, "returned None"), (_beat, "only break even")]),
     "check_cleo_vs_ben": ([2.5, 5 / 2], [(5, "cleo's points"), (-2.5, "ben's lead"), (1, "not cleo's expected lead"),
                                           ("2.5", "should be a number")]),
-    "check_interval": ([_demo_interval()], [((0, 1), "centred"), ((1, 0), "above the high end"),
-                                             ("low", "two numbers")]),
+    "check_interval": ([_demo_interval(), _interval("t", 1)], [
+        ((0, 1), "centred"), ((1, 0), "above the high end"), ("low", "two numbers"),
+        (_interval(1.96, 1), "uses 1.96"), (_interval("t", 0), "without ddof=1"), (_interval(1.96, 0), "for two reasons")]),
     "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule")]),
     "check_endgame": ([_ENDGAME, (*_ENDGAME[:2], [(1, 0), (0, 1)])], [
         ((_ENDGAME[1], _ENDGAME[0]), "swapped"), (([[10, 15], [16, 10]], [[0, 22], [21, 0]]), "rows and columns"),
-        ((_ENDGAME[0], [[25, 21], [22, 0]]), "middle"), ("AB", "2 x 2 table"),
+        ((_ENDGAME[0], [[25, 21], [22, 0]]), "player 2 is in the middle, so scores 0"),
+        (([[10, 17], [15, 10]], _ENDGAME[1]), "and player 1 scores 16"), ("AB", "2 x 2 table"),
         ((*_ENDGAME[:2], [(0, 1)]), "you missed (1, 0)"), ((*_ENDGAME[:2], [(0, 1), (1, 0), (1, 1)]), "(1, 1) is not stable"),
         ((*_ENDGAME[:2], "01"), "list of cells")]),
     "check_beats_queen": ([[2, 3, 4, 6], (6, 4, 3, 2), {2, 3, 4, 6}], [
         ([2, 3, 4], "missed 6"), ([2, 3, 4, 6, 5], "5 does not beat the Queen"), ([12], "not one of the other"),
         ([2, 3, 4, 6, 11], "not one of the other"), ("2346", "should be a list")]),
     "check_raj_risk": ([_raj_risk], [(lambda card: ((15 - card) / 15) ** 2, "risk(15) is not 0"),
+                                      (_raj_ignoring_your_own_match, "risk(1) is not 1: your own card can be matched"),
                                       (lambda card: 2, "between 0 and 1"), (lambda card: "x", "probability"),
                                       (3, "should be a function")]),
 }
@@ -247,3 +315,59 @@ def test_feedback_renders_as_text_and_html():
     assert repr(feedback) == "Exercise 7: not yet. 3 < 4 & so on\n  Hint: look <here>"
     html = feedback._repr_html_()
     assert "3 &lt; 4 &amp; so on" in html and "look &lt;here&gt;" in html and "Not yet" in html
+
+
+# ------------------------------------------------- both seats (lesson 5, item: hands[1]) --
+def test_exact_lead_is_the_same_from_both_seats_for_a_strategy_that_reads_its_own_seat():
+    from gopskit.course.strategies import exact_lead, seat_leads
+
+    for strategy, opponent in ((_beat, "match-prize"), (_two_up, "one-higher"), (_hands_by_seat, "one-higher"),
+                               (_copy, "random")):
+        first, second = (exact_lead(strategy, opponent, 4, seat=seat).mean for seat in (0, 1))
+        assert first == pytest.approx(second, abs=1e-12), strategy.__name__
+        assert not seat_leads(strategy, opponent, 4).uneven
+
+
+def test_the_hands_one_slip_leads_differently_from_the_two_seats_and_every_strategy_check_names_it():
+    from gopskit.course.strategies import seat_leads
+
+    leads = seat_leads(_hands_one, "one-higher", 4)
+    assert leads.uneven and leads.first.mean == pytest.approx(4.0) and leads.second.mean == pytest.approx(1.5)
+    # both leads are positive: a check that only looked at the average (or only at seat 1) would pass it
+    assert leads.overall.mean > 0
+    feedback = checks.check_beats_one_higher(_hands_one)
+    assert not feedback.ok and "hands[1] is your own hand when you sit second" in feedback.message
+    assert "1 - observation.player" in feedback.hint
+    for check in (checks.check_beats_match_prize, checks.check_beats_honest, checks.check_my_strategy):
+        assert "from seat 2" in check(_beat_if_seat_one).message, check.__name__
+
+
+def test_trials_and_trial_games_use_both_seats():
+    from gopskit.course.strategies import strategy_problem, trial, try_against
+
+    def breaks_in_seat_two(observation):
+        return min(observation.legal_moves) if observation.player == 0 else 99
+
+    assert "playing from seat 2" in strategy_problem(breaks_in_seat_two, 4)
+    assert try_against(breaks_in_seat_two, ["random"], num_cards=4).status == "wrong"
+    table = trial(_copy, ["random"], num_cards=4, games=10, seed=1)
+    assert "half from each seat" in table.title
+    assert "from seat 1" in trial(_copy, ["random"], num_cards=4, games=10, seed=1, seats=(0,)).title
+
+
+def test_lesson5_exercise2_explains_two_above_only_for_a_strategy_that_does_it():
+    explained = "Two above the prize beats one above"
+    assert explained in checks.check_beats_one_higher(_two_up).message
+    for other in (_strongest, _hands_by_seat):  # both pass, neither bids two above the prize
+        feedback = checks.check_beats_one_higher(other)
+        assert feedback.ok and explained not in feedback.message and "the exact best reply" in feedback.message
+
+
+def test_lesson1_exercise3_states_the_formula_with_its_range():
+    message = checks.check_best_reply_points(9).message
+    assert "for n = 3 or more" in message and "with 2 cards the best reply only draws" in message
+
+
+def test_lesson3_exercise4_says_the_belief_decides():
+    message = checks.check_information_set_values({1: -37 / 18, 2: -179 / 90}).message
+    assert "bid 2 is worth -1.989" in message and "the belief decides" in message

@@ -166,8 +166,9 @@ def test_the_information_set_exercise_refuses_what_it_cannot_solve():
         hidden.information_set_values(num_cards=4, prize_order=(4, 1, 2, 3))
     with pytest.raises(OptionError, match="no first bid"):
         hidden.information_set_values(my_first_bid=1, told="won")
-    policy = hidden.mostly_honest_policy((1, 2, 3), 2)
-    assert policy == {1: Fraction(1, 8), 2: Fraction(3, 4), 3: Fraction(1, 8)}
+    policy = hidden.mostly_honest_policy((1, 2, 3), 2)  # the exercise's opponent: honest 4 times in 5
+    assert policy == {1: Fraction(1, 10), 2: Fraction(4, 5), 3: Fraction(1, 10)}
+    assert hidden.mostly_honest_policy((1, 2, 3), 2, honesty=(3, 4)) == {1: Fraction(1, 8), 2: Fraction(3, 4), 3: Fraction(1, 8)}
     assert hidden.mostly_honest_policy((1, 3), 2) == {1: Fraction(1, 2), 3: Fraction(1, 2)}
 
 

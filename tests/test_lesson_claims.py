@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -172,10 +173,20 @@ def test_lesson_3_says_minus_two_is_the_value_not_what_every_dealer_loses():
 
 def test_the_information_set_exercise_by_hand():
     values = hidden.information_set_values()
-    # they bid 1 or 2 (1/8 each before the news): belief 1/2 each; position values worked out in the teacher notes
-    assert values.belief == {1: 0.5, 2: 0.5}
-    assert values.per_position == {1: {1: -2, 2: -2.5}, 2: {1: -1.25, 2: -1}}
-    assert values.values == {1: -1.625, 2: -1.75}
+    # prizes 2, 1, 3; my 3 won on the 2. Mostly honest (4/5): their 2 with 4/5, their 1 with 1/10 -> 1/9 and 8/9
+    assert values.belief == {1: pytest.approx(1 / 9), 2: pytest.approx(8 / 9)}
+    assert values.per_position == {1: {1: Fraction(-5, 2), 2: Fraction(-7, 2)}, 2: {1: Fraction(-2), 2: Fraction(-9, 5)}}
+    assert values.values == {1: Fraction(-37, 18), 2: Fraction(-179, 90)}
+    # the belief is not uniform and it decides: weighted, bid 2 is better; weighted equally, bid 1 would be
+    equal = {b: (values.per_position[1][b] + values.per_position[2][b]) / 2 for b in (1, 2)}
+    assert max(values.values, key=values.values.get) == 2 and max(equal, key=equal.get) == 1
+    text = _text(_notebooks(3)["teacher"])
+    assert "1/9 and 8/9" in text and "−37/18 ≈ −2.056" in text and "−179/90 ≈ −1.989" in text
+    assert "{1: −2.25, 2: −2.65}" in text and "{1: −1.85, 2: −1.79}" in text
+    assert equal == {1: Fraction(-9, 4), 2: Fraction(-53, 20)}
+    unscaled = {b: sum(float(values.prior[t] * values.per_position[t][b]) for t in (1, 2)) for b in (1, 2)}
+    assert unscaled == {1: pytest.approx(-1.85), 2: pytest.approx(-1.79)}
+    assert "with chance 4/5 if it holds it" in _stored_output(_notebooks(3)["teacher"])
 
 
 # ------------------------------------------------- lesson 1: weak elimination --
@@ -271,24 +282,49 @@ def test_lesson_1_the_other_bots_do_worse_than_match_prize_against_random_exactl
         assert leads["match-prize"] > max(leads["one-higher"], leads["greedy-high"]) + 0.4, (n, leads)
     text = _text(_notebooks(1)["teacher"])
     assert "(91 points in all)" not in text and "{sum(range(1, 14))} points in all" in text
-    assert "four cards or more" not in text and "four or more cards" not in text  # only 4 cards is computed
 
 
-def test_lesson_1_max_over_the_prize_gives_the_same_lead_as_the_average_against_match_prize():
-    """The teacher note on a common slip in exercise 4: against match-prize the prize order does not matter."""
-    @functools.lru_cache(maxsize=None)
-    def by_max(hand, prizes):
-        if not prizes:
-            return 0
-        return max(max(p * int(np.sign(c - p)) + by_max(tuple(x for x in hand if x != c), tuple(q for q in prizes if q != p))
-                       for c in hand) for p in prizes)
+def test_lesson_1_max_over_the_prize_gives_the_same_lead_as_the_average_against_match_prize_only():
+    """Exercise 4's slip of choosing the prize: invisible against match-prize, caught against greedy-high."""
+    from gopskit.course.checks import check_backward_induction
 
+    def by_rule(over_prizes, their_bid):
+        @functools.lru_cache(maxsize=None)
+        def lead(hand, prizes):
+            if not prizes:
+                return 0
+            return over_prizes([max(p * int(np.sign(c - their_bid(p, prizes)))
+                                    + lead(tuple(x for x in hand if x != c), tuple(q for q in prizes if q != p))
+                                    for c in hand) for p in prizes])
+        return lead
+
+    match, greedy = (lambda p, prizes: p), (lambda p, prizes: len(prizes))
     for n in (2, 3, 4):
         for size in range(1, n + 1):
             for hand in itertools.combinations(range(1, n + 1), size):
                 for prizes in itertools.combinations(range(1, n + 1), size):
-                    assert by_max(hand, prizes) == pure.lead_against_match_prize(hand, prizes), (hand, prizes)
-    assert "happens to give the same numbers" in _text(_notebooks(1)["teacher"])
+                    assert by_rule(max, match)(hand, prizes) == pure.lead_against_match_prize(hand, prizes), (hand, prizes)
+    cards = (1, 2, 3, 4)
+    assert by_rule(max, greedy)(cards, cards) > pure.lead_against(cards, cards, greedy)
+    text = _text(_notebooks(1)["teacher"])
+    assert "this gives the same numbers" in text and "greedy-high, whose card depends on the turn" in text
+
+    def slip(hand, prizes, their_bid):
+        return by_rule(max, their_bid)(tuple(hand), tuple(prizes))
+
+    feedback = check_backward_induction(slip)
+    assert not feedback.ok and "took the best prize" in feedback.message
+
+
+def test_lesson_1_exercise_4_greedy_high_values_are_the_engine_best_reply():
+    """The checker's truth against greedy-high (lesson 1's backward induction with their_bid) is the engine's best reply."""
+    greedy = lambda p, prizes: len(prizes)  # noqa: E731 - greedy-high holds 1..k with k prizes left
+    for n in (2, 3, 4, 5):
+        cards = tuple(range(1, n + 1))
+        assert float(pure.lead_against(cards, cards, greedy)) == pytest.approx(pure.best_response("greedy-high", n).value)
+        assert pure.lead_against(cards, cards, lambda p, prizes: p) == pure.lead_against_match_prize(cards, cards)
+    assert "Against greedy-high the full 5-card game is worth 9.01" in _text(_notebooks(1)["teacher"])
+    assert f"{pure.best_response('greedy-high', 5).value:.2f}" == "9.01"
 
 
 @pytest.mark.parametrize("lesson", [1, 3])
@@ -417,3 +453,163 @@ def test_lesson_2_the_lp_position_is_described_completely():
     assert np.allclose(A, mixed.lp_game().payoffs)
     assert "the first prize of 4-card Gops, the 1 (a tie)" in _text(_notebooks(2)["student"])
     assert "the 2 and the 4 are still to come" in _text(_notebooks(2)["student"])
+
+
+# ------------------------------------------ the audit of the lessons (lesson-fixes) --
+def _best_plan_lead_against_match_prize(n: int) -> int:
+    """Against match-prize the prize order does not matter, so the best reply is the best fixed assignment."""
+    return max(sum(p * int(np.sign(card - p)) for p, card in zip(range(1, n + 1), plan))
+               for plan in itertools.permutations(range(1, n + 1)))
+
+
+def test_lesson_1_match_prize_cannot_be_beaten_with_two_or_three_cards():
+    leads = {n: _best_plan_lead_against_match_prize(n) for n in range(2, 8)}
+    assert leads == {2: 0, 3: 0, 4: 2, 5: 5, 6: 9, 7: 14}
+    assert all(leads[n] == n * (n - 3) / 2 for n in range(3, 8)) and 2 * (2 - 3) / 2 != leads[2]
+    stored = _stored_output(_notebooks(1)["teacher"])
+    for n, lead in leads.items():
+        assert f"{n} cards: the best reply leads by {lead:4.1f}" in stored
+        assert pure.best_response("match-prize", n).value == lead
+    for version, nb in _notebooks(1).items():
+        text = _text(nb)
+        assert "Every pure strategy can be beaten" not in text and "every pure strategy can be beaten, by" not in text
+        assert "## 4 · A predictable strategy can be beaten" in text, version
+        assert "Every pure strategy has a best reply that beats it" not in text, version
+    assert "in general *n*(*n* − 3)/2" not in _text(_notebooks(1)["teacher"])
+
+
+def test_lesson_1_formal_track_first_turns_without_a_saddle_point():
+    """The proposition's hypothesis, counted with this file's own solver for small decks and read in the stored output."""
+    for n in (2, 3, 4, 5):
+        cards = tuple(range(1, n + 1))
+        open_turns = [p for p in cards if not _has_saddle(np.round(_turn(cards, cards, cards, p), 9))]
+        assert bool(open_turns) == (n >= 4), (n, open_turns)
+        shown = "none" if not open_turns else str(open_turns)
+        assert f"{n:2} cards: first turns without a saddle point (prize turned): {shown}" in _stored_output(_notebooks(1)["teacher"])
+    stored = _stored_output(_notebooks(1)["teacher"])
+    for n in (6, 7, 8, 13):
+        assert f"{n:2} cards: first turns without a saddle point (prize turned): {list(range(1, n + 1))}" in stored
+
+
+def test_lesson_1_strict_and_weak_elimination_are_described_as_computed():
+    game3, game4 = pure.plan_matrix(3), pure.plan_matrix(4)
+    strict3 = eliminate_dominated(game3.payoffs)
+    assert [game3.row_labels[i] for i in strict3.rows] == ["123", "132", "213", "231", "312"]  # only 321 goes
+    assert [game3.row_labels[i] for i in eliminate_dominated(game3.payoffs, weak=True).rows] == ["123"]
+    assert len(eliminate_dominated(game4.payoffs).rows) == 20
+    assert len(eliminate_dominated(game4.payoffs, weak=True).rows) == 16
+    stored = _stored_output(_notebooks(1)["teacher"])
+    assert "left standing: 5 x 5: ['123', '132', '213', '231', '312']" in stored
+    assert "4 cards: 24 plans; 20 survive strict elimination, 16 survive weak elimination" in stored
+    for version, nb in _notebooks(1).items():
+        text = _text(nb)
+        assert "matching the prize is the solution. With four cards, strict elimination stops early" not in text
+        assert "eliminating dominated plans solves 3-card plan Gops" not in text, version
+        assert "strict elimination removes only `321`" in text and "With four cards even weak elimination stops early" in text
+
+
+def test_lesson_1_exercise_5_teacher_note_names_weak_dominance_as_the_check_does():
+    from gopskit.course.checks import check_dominated_plans
+
+    for plan, by in (("231", "123"), ("312", "132")):
+        message = check_dominated_plans(["321", plan]).message
+        assert f"{plan} is only weakly dominated: {by}" in message
+    assert "(`231` by `123`, `312` by `132`" in _text(_notebooks(1)["teacher"])
+    student = _text(_notebooks(1)["student"])
+    assert '["132", "213"]' not in student and '`["abc", "xyz"]`' in student
+
+
+def test_lesson_1_the_reply_and_match_prize_are_not_a_subgame_perfect_pair():
+    """'knowing that you bid one above the prize, it could bid two above': match-prize is no best reply to the reply."""
+    from gopskit.course.strategies import exact_lead
+
+    def one_above(observation):
+        higher = [c for c in observation.legal_moves if c > observation.prize]
+        return min(higher) if higher else min(observation.legal_moves)
+
+    def two_above(observation):
+        higher = [c for c in observation.legal_moves if c >= observation.prize + 2]
+        return min(higher) if higher else min(observation.legal_moves)
+
+    def match(observation):
+        return observation.prize
+
+    assert exact_lead(two_above, one_above, 5).mean > exact_lead(match, one_above, 5).mean
+    for version, nb in _notebooks(1).items():
+        text = _text(nb)
+        assert "A pair of strategies that are *both* best in every subgame is called **subgame perfect**; here" not in text
+        assert "The pair (this reply, match-prize) is not subgame perfect" in text, version
+
+
+def test_lesson_2_matching_with_three_cards_is_an_equilibrium_strategy_but_not_best_after_a_deviation():
+    A = mixed.endgame().payoffs  # rows: your 2, your 3 (the prize); independent LP for the value
+    assert _game_value(np.asarray(A, dtype=float)) == pytest.approx(1.4) and A[1].min() == 1
+    assert _best_plan_lead_against_match_prize(3) == 0  # nothing beats matching: it guarantees the value, 0
+    stored = _stored_output(_notebooks(2)["teacher"])
+    assert "the best reply to match-prize (lesson 1) leads it by 0.00 points a game in 3-card Gops" in stored
+    assert "matching the prize guarantees 1 here: 0.4 points a game less than the value" in stored
+    for version, nb in _notebooks(2).items():
+        text = _text(nb)
+        assert "safe **only along equilibrium play**" not in text and "matching is safe only along equilibrium play" not in text
+        assert "matching the prize is an equilibrium strategy" in text, version
+    guide = (sync.LESSONS / "README.md").read_text(encoding="utf-8")
+    assert "matching is safe only along equilibrium play" not in guide
+
+
+def test_exploitability_means_one_thing_across_lessons_2_3_and_5():
+    from gopskit.solvers.learning import fictitious_play, nash_conv_trace
+
+    turn = mixed.learning_curves(mixed.lp_game().payoffs, iterations=50)["fictitious play"]
+    assert np.allclose(turn, nash_conv_trace(fictitious_play(mixed.lp_game().payoffs, iterations=50)) / 2)
+    # lesson 2's stored curve values are half the NashConv of the same run
+    from gopskit.solvers.matrix import goofspiel_turn_matrix
+
+    five = goofspiel_turn_matrix((1, 2, 3, 4, 5), (1, 2, 3, 4, 5), (1, 2, 3, 4, 5), prize=3).payoffs
+    half = nash_conv_trace(fictitious_play(five, iterations=2000)) / 2
+    assert f"fictitious play   exploitability after 10 rounds {half[9]:.3f}" in _stored_output(_notebooks(2)["teacher"])
+    assert "*NashConv*, twice the exploitability" in _text(_notebooks(2)["teacher"])
+    assert "half the *NashConv* of lesson 2" in _text(_notebooks(3)["teacher"])
+    lesson5 = "\n".join(c.source for c in sync.read(sync.TEACHER / "05-class-tournament.ipynb").cells)
+    assert "lesson 2's NashConv their sum" in lesson5
+
+
+def test_lesson_2_parity_in_the_real_game_is_described_as_the_shipped_book_shows():
+    from gopskit.solvers.opening import shipped_opening
+
+    book = shipped_opening(13, "points", "discard", deep=False)
+    cards = tuple(range(1, 14))
+    policy = np.array([[book.policy(cards, cards, cards, prize=p).get(b, 0.0) for b in cards] for p in cards])
+    assert np.allclose(policy, mixed.first_turn_policy(13))
+    odd = policy[:, 0::2].sum(axis=1)
+    even_up_to_10 = [p for p in range(1, 11) if odd[p - 1] < 0.5]
+    assert len(even_up_to_10) > 5  # "most prizes up to 10 lean to even bids"
+    assert [p for p in cards if odd[p - 1] <= 0.2] == [1, 2, 6, 9]  # "four of them by 80% or more"
+    assert all(odd[p - 1] > 0.5 for p in (11, 12, 13))  # "the top prizes lean to odd bids"
+    assert [p for p in cards if policy[p - 1].argmax() == 12] == [11, 12, 13]  # "and above all to the King"
+    stored = _stored_output(_notebooks(2)["teacher"])
+    assert "prizes at least 80% even : [1, 2, 6, 9]" in stored
+    assert "prizes whose most likely bid is the King: [11, 12, 13]" in stored
+    for version, nb in _notebooks(2).items():
+        text = " ".join(_text(nb).split())
+        assert "the pattern Rhoads and Bartholdi reported" not in text and "several gigabytes" not in text
+        assert "most prizes up to 10 lean to *even* bids, four of them by 80% or more" in text, version
+        assert "a game can have more than one equilibrium" in text, version
+        assert "about 8 minutes on a two-core machine and 2.2 GiB of memory" in text, version
+    solver_doc = (sync.ROOT / "docs" / "solver.md").read_text(encoding="utf-8")
+    assert "**7 min 53 s**" in solver_doc and "| peak memory (whole process) | 2.16 GiB |" in solver_doc
+
+
+def test_lesson_3_observation_table_says_whose_view_and_what_none_means():
+    from gopskit.agents import make_agent
+
+    stored = _stored_output(_notebooks(3)["teacher"])
+    assert "hidden bids        player 1 sees: prize 2, last turn's bids (2, None), no dealer" in stored
+    assert "defeat the dealer  player 2 sees: prize None, last turn's bids (2, 1), the dealer's face-up card 3" in stored
+    for version, nb in _notebooks(3).items():
+        text = _text(nb)
+        assert "Here is player 1 on the second turn" not in text and "which here means guessing it" not in text
+        assert "bids the unseen prize card nearest to their average" in text, version
+    # match-prize in Blind Goofspiel: the unseen prize nearest the mean (2.5 -> 2, the lower on a tie)
+    state = hidden.rules_for("blind", 4).new_game(seed=8)
+    seen = state.observation(0)
+    assert seen.prize is None and make_agent("match-prize").act(seen) == 2

@@ -42,6 +42,26 @@ def _copy(observation):
     return observation.prize
 
 
+def _two_above(observation):
+    higher = [c for c in observation.legal_moves if c >= observation.prize + 2]
+    return min(higher) if higher else min(observation.legal_moves)
+
+
+def _by_seat(observation):
+    """Lesson 5's alternative answer to exercise 2: one card above one-higher's bid, read from its hand."""
+    theirs = observation.hands[1 - observation.player]
+    above = [c for c in theirs if c > observation.prize]
+    their_bid = min(above) if above else min(theirs)
+    mine = [c for c in observation.legal_moves if c > their_bid]
+    return min(mine) if mine else min(observation.legal_moves)
+
+
+def classroom_best_reply(bot):
+    from gopskit.course.pure import best_response
+
+    return best_response(bot, num_cards=classroom.NUM_CARDS).value
+
+
 # ------------------------------------------------------------ lesson 5 --
 def test_lesson5_exploitability_range_is_computed_not_claimed():
     distances = classroom.bot_distances()
@@ -58,7 +78,8 @@ def test_a_zero_edge_strategy_is_refused_and_a_real_edge_accepted():
     refused = check_my_strategy(_strongest)
     assert refused.status == "wrong" and "exactly 0" in refused.message
     # the old check (200 sampled games) would have passed it on noise: that is the point of the exact one
-    assert trial(_strongest, ["random"], num_cards=4, games=200, seed=21).rows[0]["mean difference"] > 0
+    # (the old check: 200 games, the strategy always in seat 1)
+    assert trial(_strongest, ["random"], num_cards=4, games=200, seed=21, seats=(0,)).rows[0]["mean difference"] > 0
     accepted = check_my_strategy(_copy)
     assert accepted.ok and exact_lead(_copy, "random", 4).mean == pytest.approx(2.5)
 
@@ -147,10 +168,18 @@ def test_lesson5_teacher_prose_numbers():
     prose = _text(L5)
     assert "exactly 2.5 points" in prose and exact_lead(_copy, "random", 4).mean == pytest.approx(2.5)
     assert "(−0.50)" in prose and exact_lead(one_above, "random", 4).mean == pytest.approx(-0.5)
-    old = trial(_strongest, ["random"], num_cards=4, games=200, seed=21).rows[0]["mean difference"]
+    old = trial(_strongest, ["random"], num_cards=4, games=200, seed=21, seats=(0,)).rows[0]["mean difference"]
     assert f"(+{old:.2f})" in prose
     assert "(−2 points a game)" in prose and exact_lead(_copy, "one-higher", 4).mean == pytest.approx(-2)
     assert "a lead of 2 points" in prose
+    # "always my highest card" passes narrowly, loses to match-prize, and two above does four times better
+    assert "(+0.50 a game, exact)" in prose and exact_lead(_strongest, "one-higher", 4).mean == pytest.approx(0.5)
+    assert "loses by 2.50 a game to match-prize" in prose and exact_lead(_strongest, "match-prize", 4).mean == pytest.approx(-2.5)
+    assert "four times better" in prose and exact_lead(_two_above, "one-higher", 4).mean == pytest.approx(4 * 0.5)
+    # the alternative answer reads one-higher's hand by seat and leads as much as the exact best reply
+    assert "`observation.hands[1 - observation.player]`" in prose and "leads by 4 points a game" in prose
+    assert exact_lead(_by_seat, "one-higher", 4, seat=1).mean == pytest.approx(4)
+    assert classroom_best_reply("one-higher") == pytest.approx(4)
 
 
 # ------------------------------------------------------------ lesson 4 --
@@ -285,3 +314,78 @@ def test_a_strategy_that_breaks_only_in_a_rare_position_is_named_not_crashed():
 
     feedback = check_my_strategy(rare)
     assert feedback.status == "wrong" and "returned 99" in feedback.message and "checking your answer failed" not in feedback.message
+
+
+# ------------------------------------------ the audit of the lessons (lesson-fixes) --
+def test_lesson5_says_how_to_find_the_opponents_hand_from_either_seat():
+    for teacher in (True, False):
+        text = _text(L5, teacher)
+        assert "`observation.hands[1]` are your opponent's cards" not in text
+        assert "`observation.hands[1 - observation.player]`" in text and "`observation.player` is your seat" in text
+    shown = _output(_cells(L5), 'for field in ("player"')
+    assert "observation.player         0" in shown
+    state = make_rules("goofspiel", num_cards=4).new_game(seed=2)
+    assert state.observation(0).hands == state.observation(1).hands  # listed by seat, the same for both players
+    assert state.observation(1).player == 1
+
+
+def test_lesson5_exercise4_asks_for_students_t_and_the_worked_answer_passes():
+    from scipy import stats
+
+    from gopskit.course.checks import check_interval
+
+    demo = classroom.demo_tournament()
+    gaps = classroom.demo_pairing(demo, "equilibrium", "one-higher")
+    worked = next(c.source for c in _cells(L5) if c.source.startswith("# Exercise 4"))
+    namespace = {"np": np, "stats": stats, "gaps": gaps}
+    exec(worked, namespace)  # noqa: S102 - the teacher's worked answer
+    row = demo.compare("equilibrium", "one-higher")
+    assert namespace["interval"] == pytest.approx((row["low"], row["high"]))
+    assert check_interval(namespace["interval"]).ok
+    for teacher in (True, False):
+        text = _text(L5, teacher)
+        assert "plus and minus 1.96 ×" not in text and "stats.t.ppf(0.975, len(gaps) - 1)" in text
+    prose = _text(L5)
+    t = stats.t.ppf(0.975, len(gaps) - 1)
+    assert "a half-width of about 1.8 points" in prose and round(t * np.std(gaps, ddof=1), 1) == 1.8
+
+
+def test_lesson5_ada_is_one_higher_and_the_equilibrium_leads_it_exactly():
+    from gopskit.course.classroom import _DeterministicFunction, ada
+    from gopskit.solvers.exploit import agent_exploitability
+
+    same, positions = classroom.same_play("ada", "one-higher")
+    assert same == positions > 10_000
+    distances = classroom.bot_distances(bots=("one-higher",))
+    assert agent_exploitability(_DeterministicFunction(ada), num_cards=4).exploitability == pytest.approx(distances["one-higher"])
+    shown = "\n".join(_output(_cells(L5), needle) for needle in ("same_play", "exact_pairing(\"one-higher\""))
+    assert f"ada and one-higher bid the same card in {same} of the {positions} positions" in shown
+    exact = -classroom.exact_pairing("one-higher", "equilibrium")
+    seat2 = -exact_lead(classroom.EXAMPLES["ada"], "equilibrium", 4, seat=1).mean
+    assert exact == pytest.approx(seat2) and exact > 0.2
+    assert f"the equilibrium's exact lead over one-higher: {exact:+.2f}" in shown
+    for teacher in (True, False):
+        text = _text(L5, teacher)
+        assert "yet in the demo it scored *less* than one-higher" not in text
+        assert "in their 10 deals against each other it scored *less* than one-higher" in text
+        assert "`ada` *is* one-higher under another name" in text
+    row = {r["name"]: r for r in classroom.demo_tournament().ranking()}
+    assert row["equilibrium"]["mean_points"] > row["one-higher"]["mean_points"]  # "over the whole field it scored more"
+
+
+def test_lesson5_class_tournament_cell_has_the_bots_of_the_guides_command():
+    source = next(c.source for c in _cells(L5) if "class_tournament(" in c.source)
+    guide = (LESSONS / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"--bots ([a-z,-]+)", guide).group(1).split(",")
+    assert all(f'"{bot}"' in source for bot in command), (command, source)
+
+
+def test_lesson4_swap_argument_names_what_it_needs():
+    for teacher in (True, False):
+        text = _text(L4, teacher)
+        assert "in a zero-sum game, holding hand *A* against *B*" not in text
+        assert "its rules treat both players alike" in text and "Zero-sum alone is not enough" in text
+    # the rule itself is the same for both players: who wins depends on the two cards only
+    from gopskit.games.divide_and_conquer import CARDS, beats
+
+    assert all(beats(a, b) != beats(b, a) for a in CARDS for b in CARDS if a != b)

@@ -164,6 +164,47 @@ def exact_pairing(first: str, second: str, num_cards: int = NUM_CARDS) -> float:
     return lead.mean
 
 
+def same_play(first, second, num_cards: int = NUM_CARDS) -> tuple[int, int]:
+    """``(same, positions)``: in how many positions of a game two deterministic strategies bid the same card.
+
+    Every position a ``num_cards`` game can reach is visited: every prize
+    order and every pair of earlier bids (legal cards, whoever played them).
+    ``first`` and ``second`` are demo names (examples or bots) or functions.
+
+    >>> same, positions = same_play("ada", "one-higher")
+    >>> same == positions
+    True
+    """
+    import itertools
+
+    from ..agents import make_agent
+    from ..games.goofspiel import GoofspielState
+    from .strategies import as_agent
+
+    rules = Goofspiel(num_cards=num_cards)
+    agents = []
+    for who in (first, second):
+        agent = as_agent(EXAMPLES.get(who, who)) if not isinstance(who, str) or who in EXAMPLES else make_agent(who)
+        agent.reset(rules, 0)
+        agents.append(agent)
+    counts = [0, 0]
+
+    def visit(state):
+        if state.is_terminal():
+            return
+        seen = state.observation(0)
+        counts[0] += agents[0].act(seen) == agents[1].act(seen)
+        counts[1] += 1
+        for mine, theirs in itertools.product(seen.legal_moves, state.observation(1).legal_moves):
+            child = state.clone()
+            child.apply([mine, theirs])
+            visit(child)
+
+    for deck in itertools.permutations(range(1, num_cards + 1)):
+        visit(GoofspielState(rules, deck))
+    return counts[0], counts[1]
+
+
 def tournament_winner(results) -> str:
     """The entry ranked first (most points per game)."""
     return results.ranking()[0]["name"]
@@ -211,7 +252,7 @@ def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
 
 
 __all__ = ["DEMO_BOTS", "DEMO_FILE", "EXAMPLES", "LESSON1_BOTS", "NUM_CARDS", "bot_distances", "class_folder", "class_tournament", "demo_tournament",
-           "demo_pairing", "distance_from_equilibrium", "exact_pairing", "most_opponents_beaten", "run_demo_tournament", "submit",
+           "demo_pairing", "distance_from_equilibrium", "exact_pairing", "most_opponents_beaten", "run_demo_tournament", "same_play", "submit",
            "tournament_winner", "write_demo"]
 
 

@@ -253,10 +253,12 @@ class _Spendthrift:
 
 
 # ------------------------------------------------- one information set --
-INFOSET_EXERCISE = {"num_cards": 3, "prize_order": (3, 1, 2), "my_first_bid": 3, "told": "won", "honesty": (3, 4)}
+# the exercise: 3 cards, hidden bids, prizes 2, 1, 3; you bid your 3 on the 2 and win. The opponent is mostly
+# honest, so its 2 is far more likely than its 1, and that belief decides which of your next bids is better
+INFOSET_EXERCISE = {"num_cards": 3, "prize_order": (2, 1, 3), "my_first_bid": 3, "told": "won", "honesty": (4, 5)}
 
 
-def mostly_honest_policy(hand, prize, honesty=(3, 4)) -> dict:
+def mostly_honest_policy(hand, prize, honesty=INFOSET_EXERCISE["honesty"]) -> dict:
     """The exercise's opponent: bids the prize with chance ``honesty`` (if it holds it), else another card at random."""
     from fractions import Fraction
 
@@ -272,12 +274,15 @@ class InformationSetValues(NamedTuple):
     """The exercise's numbers: my belief over their first bid, each bid's value in each position, and averaged."""
 
     belief: dict  # their first bid -> probability, given what I was told
+    prior: dict  # their first bid -> probability before I was told (only the bids that fit)
     per_position: dict  # their first bid -> {my bid: expected lead over the turns left}
     values: dict  # my bid -> expected lead over the turns left, averaged over the information set
 
 
-def information_set_values(num_cards: int = 3, prize_order=(3, 1, 2), my_first_bid: int = 3, told: str = "won",
-                           honesty=(3, 4)) -> InformationSetValues:
+def information_set_values(num_cards: int = INFOSET_EXERCISE["num_cards"],
+                           prize_order=INFOSET_EXERCISE["prize_order"],
+                           my_first_bid: int = INFOSET_EXERCISE["my_first_bid"], told: str = INFOSET_EXERCISE["told"],
+                           honesty=INFOSET_EXERCISE["honesty"]) -> InformationSetValues:
     """Hidden bids against :func:`mostly_honest_policy`: value of each next bid at one information set (exact).
 
     Steps: Bayes' rule gives the belief over the opponent's first bid (its
@@ -285,6 +290,11 @@ def information_set_values(num_cards: int = 3, prize_order=(3, 1, 2), my_first_b
     the set and each of my next bids, the engine plays out every way the
     opponent can bid (its policy again), the last turn being forced; the
     value of a bid at the information set is the belief-weighted average.
+    The defaults are the lesson's exercise (:data:`INFOSET_EXERCISE`).
+
+    >>> values = information_set_values()
+    >>> {t: str(b) for t, b in values.belief.items()}, max(values.values, key=values.values.get)
+    ({1: '1/9', 2: '8/9'}, 2)
     """
     rules = Goofspiel(num_cards=num_cards, hidden_bids=True, prize_order=tuple(prize_order))
     cards = tuple(rules.cards())
@@ -301,7 +311,7 @@ def information_set_values(num_cards: int = 3, prize_order=(3, 1, 2), my_first_b
         per_position[theirs] = {bid: _play_out(rules, (my_first_bid, theirs), bid, mine_left, honesty)
                                 for bid in mine_left}
     values = {bid: sum(belief[t] * per_position[t][bid] for t in belief) for bid in per_position[next(iter(belief))]}
-    return InformationSetValues(belief, per_position, values)
+    return InformationSetValues(belief, fits, per_position, values)
 
 
 def _play_out(rules, first_bids, my_bid, my_hand, honesty):

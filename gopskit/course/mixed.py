@@ -12,10 +12,12 @@
 * :func:`positions_without_saddle`: every turn of an ``n``-card game
   (any hands, any prizes left) whose matrix has no saddle point; with 3
   cards there are such turns, but none where the two hands are equal, so
-  none along equilibrium play. :data:`LP_POSITION` is the 3 x 3 turn the
+  none while both players match the prize. Matching still guarantees the
+  value, 0 (it is an equilibrium strategy of 3-card Gops); what it is not is
+  best after a deviation, in a turn without a saddle point. :data:`LP_POSITION` is the 3 x 3 turn the
   students solve as a linear program.
 * :func:`learning_curves`: fictitious play, regret matching and RM+ on
-  one matrix, their exploitability per iteration.
+  one matrix, their exploitability per iteration (half the NashConv).
 
 >>> game = endgame()
 >>> game.payoffs.tolist()
@@ -220,11 +222,18 @@ def modes(probabilities, tol: float = 1e-6) -> int:
 
 
 def learning_curves(payoffs, iterations: int = 1000) -> dict[str, np.ndarray]:
-    """Exploitability (nash_conv) of the average strategies, per iteration, for three learning rules."""
+    """Exploitability of the average strategies, per iteration, for three learning rules.
+
+    The exploitability of a pair of mixes is the *average* of what the two
+    players could gain by switching to a best reply, ``nash_conv / 2``
+    (``nash_conv`` is the sum): the same measure as lesson 3's CFR curves and
+    lesson 5's exploitability of one strategy (there, the mean over its two
+    seats of what a best reply gains against it).
+    """
     return {
-        "fictitious play": nash_conv_trace(fictitious_play(payoffs, iterations=iterations)),
-        "regret matching": nash_conv_trace(regret_matching(payoffs, iterations=iterations)),
-        "regret matching+": nash_conv_trace(regret_matching(payoffs, iterations=iterations, plus=True)),
+        "fictitious play": nash_conv_trace(fictitious_play(payoffs, iterations=iterations)) / 2,
+        "regret matching": nash_conv_trace(regret_matching(payoffs, iterations=iterations)) / 2,
+        "regret matching+": nash_conv_trace(regret_matching(payoffs, iterations=iterations, plus=True)) / 2,
     }
 
 

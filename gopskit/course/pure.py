@@ -219,7 +219,8 @@ def lead_against_match_prize(hand, prizes) -> Fraction:
     try each of my cards, score ``+prize``, ``-prize`` or 0 against the
     prize-card, add the value of the position reached, keep the best card;
     average over the prizes. Defined in every position, so the reply it
-    describes is best in every subgame (subgame perfect).
+    describes is best against match-prize in every subgame (the pair of the
+    two is still not subgame perfect: match-prize is no best reply to it).
 
     >>> lead_against_match_prize((1, 2, 3, 4, 5), (1, 2, 3, 4, 5))
     Fraction(5, 1)
@@ -242,6 +243,41 @@ def _lead(hand: tuple, prizes: tuple) -> Fraction:
         total += max(prize * int(np.sign(card - prize)) + _lead(tuple(c for c in hand if c != card), rest)
                      for card in hand)
     return total / len(prizes)
+
+
+def lead_against(hand, prizes, their_bid) -> Fraction:
+    """My best expected lead from a position against a bot whose card is ``their_bid(prize, prizes)`` (exact).
+
+    The same backward induction as :func:`lead_against_match_prize`, for any
+    bot whose card depends only on the prize turned and the prizes left
+    (``prizes`` includes the one turned): match-prize is
+    ``lambda prize, prizes: prize``; greedy-high, which spends its cards from
+    the top, holds 1..k with k prizes left and bids k, whatever the prize:
+    ``lambda prize, prizes: len(prizes)``. Against such a bot the order of the
+    prizes matters, so averaging over the prize (not choosing it) counts.
+
+    >>> lead_against((1, 2, 3, 4, 5), (1, 2, 3, 4, 5), lambda prize, prizes: prize)
+    Fraction(5, 1)
+    >>> float(lead_against((1, 2, 3, 4, 5), (1, 2, 3, 4, 5), lambda prize, prizes: len(prizes)))
+    9.008333333333333
+    """
+    hand, prizes = tuple(sorted(int(c) for c in hand)), tuple(sorted(int(p) for p in prizes))
+    if len(hand) != len(prizes) or len(set(hand)) != len(hand) or len(set(prizes)) != len(prizes):
+        raise OptionError(f"a position needs as many different cards in hand as prizes left; got {hand} and {prizes}")
+
+    @functools.lru_cache(maxsize=None)
+    def lead(hand: tuple, prizes: tuple) -> Fraction:
+        if not prizes:
+            return Fraction(0)
+        total = Fraction(0)
+        for prize in prizes:
+            theirs = their_bid(prize, prizes)
+            rest = tuple(p for p in prizes if p != prize)
+            total += max(prize * int(np.sign(card - theirs)) + lead(tuple(c for c in hand if c != card), rest)
+                         for card in hand)
+        return total / len(prizes)
+
+    return lead(hand, prizes)
 
 
 def game_tree_text(num_cards: int = 2) -> str:
@@ -314,5 +350,5 @@ def _weakly_beaten(sub: np.ndarray, k: int) -> bool:
     return bool(np.any(np.all(others >= sub[k], axis=1) & np.any(others > sub[k], axis=1)))
 
 
-__all__ = ["BestResponse", "ORDER_EXAMPLE", "game_tree_text", "lead_against_match_prize", "weak_elimination_outcomes", "PlanPoints", "against_random", "best_response", "match_prize_edge", "plan_difference", "plan_label", "plan_matrix",
+__all__ = ["BestResponse", "ORDER_EXAMPLE", "game_tree_text", "lead_against", "lead_against_match_prize", "weak_elimination_outcomes", "PlanPoints", "against_random", "best_response", "match_prize_edge", "plan_difference", "plan_label", "plan_matrix",
            "points_against_random", "strictly_dominated_plans"]

@@ -3,8 +3,16 @@
 A strategy is a function ``strategy(observation) -> card`` (the same shape a
 tournament entry has, see :mod:`gopskit.arena.entries`). :func:`as_agent`
 turns it into an agent the engine can seat; :func:`trial` plays it against
-some bots and returns a small table; :func:`strategy_problem` plays one game
-and explains the first thing that went wrong, in a sentence for a beginner.
+some bots and returns a small table; :func:`strategy_problem` plays a game
+from each seat and explains the first thing that went wrong, in a sentence
+for a beginner; :func:`exact_lead` and :func:`seat_leads` measure its lead
+without sampling noise.
+
+Every check plays the student's function from **both seats**: an
+observation lists ``hands``, ``scores`` and the bids in ``history`` by seat,
+the same tuples for both players, so a function that reads
+``observation.hands[1]`` as "my opponent's cards" is right only in seat 1
+(``observation.player`` is the seat it plays from).
 
 >>> def copycat(observation):
 ...     return observation.prize
@@ -71,16 +79,22 @@ def as_agent(strategy, name: str | None = None) -> Agent:
     return FunctionAgent(strategy, name)
 
 
-def strategy_problem(strategy, num_cards: int = 5, seed: int = 0, opponent="random", **options) -> str | None:
-    """Play one game with ``strategy`` in seat 1; return what went wrong, or None if it played cleanly.
+SEATS = (0, 1)
+
+
+def strategy_problem(strategy, num_cards: int = 5, seed: int = 0, opponent="random", seats=SEATS,
+                     **options) -> str | None:
+    """Play one game with ``strategy`` in each of ``seats``; return what went wrong, or None if it played cleanly.
 
     ``options`` are further Goofspiel options (``hidden_bids=True``, ...).
     """
-    try:
-        rules = Goofspiel(num_cards=num_cards, **options)
-        play_many(rules, [as_agent(strategy), opponent], games=1, seed=seed, method="loop")
-    except AgentError as exc:
-        return str(exc)
+    rules = Goofspiel(num_cards=num_cards, **options)
+    for seat in seats:
+        line_up = [as_agent(strategy), opponent] if seat == 0 else [opponent, as_agent(strategy)]
+        try:
+            play_many(rules, line_up, games=1, seed=seed, method="loop")
+        except AgentError as exc:
+            return str(exc) if seat == 0 else f"playing from seat 2, {exc}"
     return None
 
 
@@ -123,26 +137,38 @@ class TrialTable:
         return f"<b>{escape(self.title)}</b><table><tr>{head}</tr>{body}</table>"
 
 
-def trial(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int = 0, **options) -> TrialTable:
-    """Play ``strategy`` (seat 1) against each opponent ``games`` times; return the averages.
+def trial(strategy, opponents, num_cards: int = 5, games: int = 200, seed: int = 0, seats=SEATS,
+          **options) -> TrialTable:
+    """Play ``strategy`` against each opponent ``games`` times, shared between ``seats``; return the averages.
 
-    ``options`` are further Goofspiel options (``ties="carry"``,
-    ``hidden_bids=True``, ...). Raises :class:`~gopskit.errors.AgentError`
-    with a readable message if the strategy misbehaves (use
-    :func:`strategy_problem` first to get it as text).
+    With both seats (the default) half the games are played from seat 1 and
+    half from seat 2, on the same deals, so a strategy that only works from
+    one seat shows it. ``options`` are further Goofspiel options
+    (``ties="carry"``, ``hidden_bids=True``, ...). Raises
+    :class:`~gopskit.errors.AgentError` with a readable message if the
+    strategy misbehaves (use :func:`strategy_problem` first to get it as text).
     """
     rules = Goofspiel(num_cards=num_cards, **options)
+    seats = tuple(seats)
+    shares = [games // len(seats) + (k < games % len(seats)) for k in range(len(seats))]
     rows = []
     for opponent in opponents:
-        points = play_many(rules, [as_agent(strategy), opponent], games=games, seed=seed)
-        diff = points[:, 0] - points[:, 1]
+        mine, theirs = [], []
+        for seat, count in zip(seats, shares):
+            line_up = [as_agent(strategy), opponent] if seat == 0 else [opponent, as_agent(strategy)]
+            points = play_many(rules, line_up, games=count, seed=seed)
+            mine.append(points[:, seat])
+            theirs.append(points[:, 1 - seat])
+        mine, theirs = np.concatenate(mine), np.concatenate(theirs)
+        diff = mine - theirs
         label = opponent if isinstance(opponent, str) else getattr(opponent, "name", "opponent")
-        rows.append({"opponent": label, "your points": float(points[:, 0].mean()),
-                     "their points": float(points[:, 1].mean()), "mean difference": float(diff.mean()),
+        rows.append({"opponent": label, "your points": float(mine.mean()),
+                     "their points": float(theirs.mean()), "mean difference": float(diff.mean()),
                      "won": float((diff > 0).mean()), "lost": float((diff < 0).mean())})
     name = getattr(strategy, "__name__", strategy if isinstance(strategy, str) else "your strategy")
     variant = "".join(f", {k.replace('_', ' ')}" + ("" if v is True else f" {v}") for k, v in options.items())
-    return TrialTable(f"{name}: {games} games of {num_cards}-card Gops{variant} against each bot", rows)
+    where = " (half from each seat)" if len(seats) == 2 else f" (from seat {seats[0] + 1})"
+    return TrialTable(f"{name}: {games} games of {num_cards}-card Gops{variant} against each bot{where}", rows)
 
 
 class Lead(NamedTuple):
@@ -152,7 +178,8 @@ class Lead(NamedTuple):
     every move of the opponent, weighted by its probabilities (the strategy
     never used randomness): then ``low == mean == high``. Otherwise ``mean``
     is the average over ``games`` sampled games and ``low``/``high`` its 95 %
-    confidence interval (Student's t).
+    confidence interval (Student's t). ``seats`` is 2 for a lead measured
+    from both seats (:func:`seat_leads`).
     """
 
     mean: float
@@ -160,6 +187,7 @@ class Lead(NamedTuple):
     high: float
     exact: bool
     games: int
+    seats: int = 1
 
     @property
     def clearly_positive(self) -> bool:
@@ -168,8 +196,10 @@ class Lead(NamedTuple):
 
     def text(self) -> str:
         if self.exact:
-            return f"{self.mean:+.2f} points a game (exact: every prize order, every reply)"
-        return (f"{self.mean:+.2f} points a game over {self.games} games "
+            both = ", from both seats" if self.seats == 2 else ""
+            return f"{self.mean:+.2f} points a game (exact: every prize order, every reply{both})"
+        both = ", half from each seat" if self.seats == 2 else ""
+        return (f"{self.mean:+.2f} points a game over {self.games} games{both} "
                 f"(95% interval {self.low:+.2f} to {self.high:+.2f})")
 
 
@@ -187,9 +217,9 @@ class _DeterministicOpponent(FunctionAgent):
         return {card: 1.0}
 
 
-def exact_lead(strategy, opponent="random", num_cards: int = 4, *, games: int = 4000, seed: int = 0,
+def exact_lead(strategy, opponent="random", num_cards: int = 4, *, seat: int = 0, games: int = 4000, seed: int = 0,
                **options) -> Lead:
-    """Expected points a game by which ``strategy`` (seat 1) leads ``opponent``, without sampling noise.
+    """Expected points a game by which ``strategy`` (in ``seat``, 0 or 1) leads ``opponent``, without sampling noise.
 
     Steps: for every order of the prize deck (all ``num_cards!`` of them,
     equally likely), walk the game tree; at each turn ask the strategy for its
@@ -206,27 +236,119 @@ def exact_lead(strategy, opponent="random", num_cards: int = 4, *, games: int = 
     ...     return max(observation.legal_moves)
     >>> exact_lead(copycat, "random").mean > 0, round(exact_lead(strongest, "random").mean, 12) + 0
     (True, 0.0)
+    >>> exact_lead(copycat, "random", seat=1).mean == exact_lead(copycat, "random").mean   # the rules treat both seats alike
+    True
     """
     if num_cards > 5:
         raise AgentError(f"exact leads are for up to 5 cards (the tree grows fast), not {num_cards}")
+    if seat not in SEATS:
+        raise AgentError(f"seat is 0 (first) or 1 (second), not {seat!r}")
+    rules, agent, other = _seated(strategy, opponent, num_cards, seat, options)
+    try:
+        return _enumerated(rules, agent, other, seat)
+    except _NotDeterministic:
+        diff = _sampled(rules, agent, other, seat, games, seed)
+        row = mean_interval(diff)
+        return Lead(row["mean"], row["low"], row["high"], False, games)
+
+
+class SeatLeads(NamedTuple):
+    """:func:`exact_lead` from each seat, and what they say together.
+
+    ``overall`` is the lead over both seats (for a strategy that uses
+    randomness: over all the games of both seats pooled). ``uneven`` is true
+    when the two exact leads differ: the rules treat both seats alike, so a
+    strategy whose own rule does not depend on its seat leads by the same
+    amount from both; a difference means it reads something by seat number.
+    """
+
+    first: Lead
+    second: Lead
+    overall: Lead
+
+    @property
+    def uneven(self) -> bool:
+        return self.first.exact and self.second.exact and abs(self.first.mean - self.second.mean) > 1e-9
+
+    def uneven_text(self) -> str:
+        """The sentence a check shows for an uneven strategy."""
+        return (f"it leads by {self.first.mean:+.2f} points a game from seat 1 but {self.second.mean:+.2f} from seat 2. "
+                "The rules are the same from both seats, so your function reads something by seat number: "
+                "observation.hands, observation.scores and the bids in observation.history are listed by seat, "
+                "the same for both players (hands[1] is your own hand when you sit second)")
+
+
+SEAT_HINT = ("observation.player is your seat (0 or 1): your own entries are [observation.player], "
+             "your opponent's [1 - observation.player]")
+
+
+def seat_leads(strategy, opponent="random", num_cards: int = 4, *, games: int = 4000, seed: int = 0,
+               **options) -> SeatLeads:
+    """:func:`exact_lead` from seat 1 and from seat 2, and the lead over both (see :class:`SeatLeads`).
+
+    A strategy that uses randomness is played ``games`` times from each seat
+    (the same seeded deals) and the two samples are pooled for ``overall``.
+
+    >>> def slip(observation):          # hands[1] is the opponent's hand only in seat 1
+    ...     top = max(observation.hands[1])
+    ...     return max(observation.legal_moves) if top > observation.prize else min(observation.legal_moves)
+    >>> leads = seat_leads(slip, "one-higher")
+    >>> leads.uneven, round(leads.first.mean, 2), round(leads.second.mean, 2)
+    (True, -1.33, 0.33)
+    """
+    if num_cards > 5:
+        raise AgentError(f"exact leads are for up to 5 cards (the tree grows fast), not {num_cards}")
+    leads, samples = [], []
+    for seat in SEATS:
+        rules, agent, other = _seated(strategy, opponent, num_cards, seat, options)
+        try:
+            leads.append(_enumerated(rules, agent, other, seat))
+        except _NotDeterministic:
+            leads.append(None)
+            samples.append((rules, agent, other, seat))
+    if not samples:
+        first, second = leads
+        mean = (first.mean + second.mean) / 2
+        return SeatLeads(first, second, Lead(mean, mean, mean, True, 0, 2))
+    # randomness: sample every seat (an enumerated seat too, so that the pooled games weigh both seats alike)
+    pooled, by_seat = [], []
+    for seat in SEATS:
+        rules, agent, other = _seated(strategy, opponent, num_cards, seat, options)
+        diff = _sampled(rules, agent, other, seat, games, seed)
+        row = mean_interval(diff)
+        by_seat.append(Lead(row["mean"], row["low"], row["high"], False, games))
+        pooled.append(diff)
+    row = mean_interval(np.concatenate(pooled))
+    return SeatLeads(by_seat[0], by_seat[1], Lead(row["mean"], row["low"], row["high"], False, len(SEATS) * games, 2))
+
+
+def _seated(strategy, opponent, num_cards, seat, options):
+    """The rules, the strategy's agent and the opponent's, each reset for its seat."""
     rules = Goofspiel(num_cards=num_cards, **options)
     agent = as_agent(strategy)
+    if isinstance(agent, str):
+        agent = make_agent(agent)
     if isinstance(opponent, str):
         other = make_agent(opponent)
     else:
         other = opponent if isinstance(opponent, Agent) else _DeterministicOpponent(opponent)
-    other.reset(rules, 1)
-    if isinstance(agent, Agent):
-        agent.reset(rules, 0)
-    try:
-        decks = list(itertools.permutations(range(1, num_cards + 1)))
-        total = sum(_walk(GoofspielState(rules, deck), agent, other) for deck in decks) / len(decks)
-        return Lead(total, total, total, True, 0)
-    except _NotDeterministic:
-        with _seeded_globals(seed):  # a student's function draws from Python's (or numpy's) global generator
-            points = play_many(rules, [agent, other], games=games, seed=seed)
-        row = mean_interval(points[:, 0] - points[:, 1])
-        return Lead(row["mean"], row["low"], row["high"], False, games)
+    other.reset(rules, 1 - seat)
+    agent.reset(rules, seat)
+    return rules, agent, other
+
+
+def _enumerated(rules, agent, other, seat) -> Lead:
+    decks = list(itertools.permutations(range(1, rules.num_cards + 1)))
+    total = sum(_walk(GoofspielState(rules, deck), agent, other, seat) for deck in decks) / len(decks)
+    return Lead(total, total, total, True, 0)
+
+
+def _sampled(rules, agent, other, seat, games, seed) -> np.ndarray:
+    """The strategy's point difference in each of ``games`` seeded games from ``seat``."""
+    line_up = [agent, other] if seat == 0 else [other, agent]
+    with _seeded_globals(seed):  # a student's function draws from Python's (or numpy's) global generator
+        points = play_many(rules, line_up, games=games, seed=seed)
+    return points[:, seat] - points[:, 1 - seat]
 
 
 @contextlib.contextmanager
@@ -247,23 +369,23 @@ def _seeded_globals(seed: int):
         np.random.set_state(saved_numpy)
 
 
-def _walk(state, agent, other) -> float:
-    """Expected (seat 1 − seat 2) points from ``state`` on, the opponent's policy weighting its moves."""
+def _walk(state, agent, other, seat: int = 0) -> float:
+    """Expected (strategy's − opponent's) points from ``state`` on, the opponent's policy weighting its moves."""
     if state.is_terminal():
         scores = state.scores()
-        return float(scores[0] - scores[1])
-    seen = state.observation(0)
+        return float(scores[seat] - scores[1 - seat])
+    seen = state.observation(seat)
     mine = agent.act(seen)
     if agent.act(seen) != mine:
         raise _NotDeterministic
     value = 0.0
-    for card, probability in other.policy(state.observation(1)).items():
+    for card, probability in other.policy(state.observation(1 - seat)).items():
         if probability > 0:
             child = state.clone()
-            child.apply([mine, card])
-            value += probability * _walk(child, agent, other)
+            child.apply([mine, card] if seat == 0 else [card, mine])
+            value += probability * _walk(child, agent, other, seat)
     return value
 
 
-__all__ = ["FunctionAgent", "Lead", "TrialTable", "as_agent", "exact_lead", "strategy_problem", "trial",
-           "try_against"]
+__all__ = ["FunctionAgent", "Lead", "SEAT_HINT", "SEATS", "SeatLeads", "TrialTable", "as_agent", "exact_lead",
+           "seat_leads", "strategy_problem", "trial", "try_against"]

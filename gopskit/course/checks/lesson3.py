@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import AgentError
 from ..feedback import as_card_list, as_int, as_number, correct, describe, is_blank, not_answered, wrong
 from ..hidden import INFOSET_EXERCISE, first_turn_information_sets, information_set_values, possible_bids
-from ..strategies import exact_lead, strategy_problem
+from ..strategies import SEAT_HINT, seat_leads, strategy_problem
 from ._registry import checker
 
 E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
@@ -60,16 +60,16 @@ def check_blind_information_sets(blind_sets):
 
 
 def _beat_honest_lead(strategy):
-    """The exact lead over match-prize with hidden bids (every prize order), or a sentence naming the failure."""
+    """The exact leads over match-prize with hidden bids (every prize order, both seats), or a sentence naming the failure."""
     try:
-        return exact_lead(strategy, "match-prize", 4, seed=17, hidden_bids=True)
+        return seat_leads(strategy, "match-prize", 4, seed=17, hidden_bids=True)
     except AgentError as exc:
         return f"in one of the 4-card games {exc}"
 
 
 @checker(3, E3)
 def check_beats_honest(strategy):
-    """Exercise 3: a strategy that beats the honest bot (match-prize) in 4-card hidden-bid Gops."""
+    """Exercise 3: a strategy that beats the honest bot (match-prize) in 4-card hidden-bid Gops, from both seats."""
     if is_blank(strategy):
         return not_answered(E3, "beat_honest")
     if not callable(strategy):
@@ -77,9 +77,12 @@ def check_beats_honest(strategy):
     problem = strategy_problem(strategy, num_cards=4, seed=5, opponent="match-prize", hidden_bids=True)
     if problem:
         return wrong(E3, problem, "return one of the cards in observation.legal_moves")
-    lead = _beat_honest_lead(strategy)
-    if isinstance(lead, str):
-        return wrong(E3, lead, "return one of the cards in observation.legal_moves")
+    leads = _beat_honest_lead(strategy)
+    if isinstance(leads, str):
+        return wrong(E3, leads, "return one of the cards in observation.legal_moves")
+    if leads.uneven:
+        return wrong(E3, leads.uneven_text(), SEAT_HINT)
+    lead = leads.overall
     if lead.clearly_positive:
         return correct(E3, f"you lead by {lead.text().lstrip('+')}. The bids were hidden, but an honest bidder's "
                            "card is written on the prize: hiding your bids is no use if they are predictable.")
@@ -111,13 +114,20 @@ def check_information_set_values(info_set_values):
     if answer is None or sorted(answer) != bids:
         return wrong(E4, f"info_set_values should be a dict with one number per card you hold, like "
                          f"{{{bids[0]}: -1.5, {bids[1]}: 0.25}}; not {describe(info_set_values)}")
+    uniform = {b: sum(float(v[b]) for v in truth.per_position.values()) / len(truth.per_position) for b in bids}
+    best = max(bids, key=lambda b: truth.values[b])
+    belief = " and ".join(f"{t} with chance {chance}" for t, chance in truth.belief.items())
     if all(abs(answer[b] - float(truth.values[b])) <= 0.01 for b in bids):
-        best = max(bids, key=lambda b: truth.values[b])
+        other = next(b for b in bids if b != best)
         worse = [f"in the position where they bid {t}, bid {max(bids, key=lambda b: v[b])} would be better"
                  for t, v in truth.per_position.items() if max(bids, key=lambda b: v[b]) != best]
-        return correct(E4, f"bid {best} is worth {float(truth.values[best]):+g}, the other {float(min(truth.values.values())):+g}. "
+        equal = max(bids, key=lambda b: uniform[b])
+        decides = (f" Weighing the two positions equally would have picked bid {equal}: the belief decides."
+                   if equal != best else "")
+        return correct(E4, f"bid {best} is worth {float(truth.values[best]):+.3f}, bid {other} "
+                           f"{float(truth.values[other]):+.3f}, with the belief that they bid {belief}. "
                            f"{'; '.join(worse).capitalize()}, but you cannot tell the positions apart, so you weigh "
-                           "them by your belief and bid one card in both.")
+                           f"them by your belief and bid one card in both.{decides}")
     for theirs, values in truth.per_position.items():
         if all(abs(answer[b] - float(values[b])) <= 0.01 for b in bids):
             return wrong(E4, f"those are the values if you knew they had bid {theirs}, but you were only told you won",
@@ -126,11 +136,17 @@ def check_information_set_values(info_set_values):
     if all(abs(answer[b] - first_turn - float(truth.values[b])) <= 0.01 for b in bids):
         return wrong(E4, f"you added the {first_turn} points already won on the first turn",
                      "count only the turns still to come")
-    uniform = {b: sum(float(v[b]) for v in truth.per_position.values()) / len(truth.per_position) for b in bids}
-    if truth.belief != {t: 1 / len(truth.belief) for t in truth.belief} and \
-            all(abs(answer[b] - uniform[b]) <= 0.01 for b in bids):
-        return wrong(E4, "you weighted the positions equally, but they are not equally likely",
+    if all(abs(answer[b] - uniform[b]) <= 0.01 for b in bids):
+        return wrong(E4, f"you weighted the positions equally, but they are not equally likely: given \"you won\", "
+                         f"their first bid was {belief}. Weighted that way bid {best} is the better one; equal weights "
+                         f"pick bid {max(bids, key=lambda b: uniform[b])}",
                      "Bayes: each position's chance is the chance of their bid, among the bids that fit 'you won'")
+    unscaled = {b: sum(float(truth.prior[t] * v[b]) for t, v in truth.per_position.items()) for b in bids}
+    if all(abs(answer[b] - unscaled[b]) <= 0.01 for b in bids):
+        total = sum(truth.prior.values())
+        return wrong(E4, f"your weights are the chances before you were told, which add up to {total}, not 1: "
+                         "divide each by the chance of hearing \"you won\"",
+                     "belief = chance of the bid / chance of all the bids that fit what you were told")
     b = next(b for b in bids if abs(answer[b] - float(truth.values[b])) > 0.01)
     return wrong(E4, f"bid {b} is not worth {answer[b]:g}",
                  "for each position and each of their replies: points on the next two turns, times the chance")

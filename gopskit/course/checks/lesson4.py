@@ -110,12 +110,12 @@ def check_endgame(A, B=None, stable=None):
         for i, j in itertools.product(range(2), repeat=2):
             if not np.isclose(table[i, j], truth[i, j]):
                 outcome = game.outcome(game.choices[i], game.choices[j])
-                middle = "in the middle, so scores 0" if outcome.points[player] == 0 else \
+                scores = "is in the middle, so scores 0" if outcome.points[player] == 0 else \
                     f"scores {outcome.points[player]}"
                 return wrong(E2, f"{name}[{i}][{j}] (player 1 {game.choices[i]}, player 2 {game.choices[j]}) is "
                                  f"{table[i, j]:g}; there " + "; ".join(outcome.story) +
                                  f", so the totals end {', '.join(map(str, outcome.totals))} and player {player + 1} "
-                                 f"is {middle}", "only the highest and the lowest totals score; the middle one scores 0")
+                                 f"{scores}", "only the highest and the lowest totals score; the middle one scores 0")
     if is_blank(stable):
         return Feedback(E2, "blank", "A and B are right. `stable` still holds the placeholder `...`", BLANK_HINT)
     cells = _as_cells(stable)
@@ -199,6 +199,10 @@ def check_raj_risk(risk):
                            f"safe ({truth[safest]:.1%}): when the other two bid the same card they cancel, and your bid "
                            "is the only one left.")
     card = wrong_cards[0]
+    if abs(answers[1] - 1) < 1e-9:
+        return wrong(E4, f"risk(1) is not 1: your own card can be matched too. When an opponent also bids a 1, "
+                         f"your two 1s cancel and the lowest bid left takes the -5 (risk(1) = {truth[1]:.4f})",
+                     "count the pairs where raj_taker says seat 0; it cancels your bid when someone matches it")
     if answers[15] == 0:
         return wrong(E4, f"risk(15) is not 0: when the other two bid the same card (say 7 and 7) they cancel, "
                          f"and your 15 is the lowest bid left (risk(15) = {truth[15]:.4f})",

@@ -1,11 +1,14 @@
 """Lesson 5 (a class tournament): checkers for its exercises.
 
-The two strategy exercises are judged by :func:`~gopskit.course.strategies.exact_lead`,
+The two strategy exercises are judged by :func:`~gopskit.course.strategies.seat_leads`,
 never by a handful of sampled games: a strategy whose true lead is 0 must
 not pass because the dice were kind. A strategy that does not use randomness
 is evaluated exactly (every prize order, every reply of the opponent,
-weighted by its probabilities); one that does is played thousands of times
-and passes only when its whole 95 % interval lies above 0.
+weighted by its probabilities, from both seats); one that does is played
+thousands of times from each seat and passes only when its whole 95 %
+interval lies above 0. A strategy that leads by different amounts from the
+two seats reads something by seat number (``observation.hands[1]`` taken
+for the opponent's hand): the check names that mistake.
 
 >>> from gopskit.course.checks import check_my_strategy
 >>> def strongest(observation):
@@ -18,10 +21,14 @@ from __future__ import annotations
 
 import functools
 
+from scipy import stats
+
 from ...errors import AgentError
+from ...games.goofspiel import Goofspiel, GoofspielState
 from ..classroom import NUM_CARDS, ben, cleo, demo_pairing, demo_tournament
 from ..feedback import as_number, correct, describe, is_blank, not_answered, wrong
-from ..strategies import exact_lead, strategy_problem
+from ..pure import best_response
+from ..strategies import SEAT_HINT, as_agent, exact_lead, seat_leads, strategy_problem
 from ._registry import checker
 
 E1, E2, E3, E4 = "Exercise 1", "Exercise 2", "Exercise 3", "Exercise 4"
@@ -42,9 +49,9 @@ def _strategy_problem(strategy, name: str, exercise: str, opponent: str):
 
 
 def _lead(strategy, opponent: str, seed: int):
-    """The exact (or sampled) lead, or a sentence when the strategy misbehaves in a position the trial game missed."""
+    """The leads from both seats, or a sentence when the strategy misbehaves in a position the trial games missed."""
     try:
-        return exact_lead(strategy, opponent, NUM_CARDS, seed=seed)
+        return seat_leads(strategy, opponent, NUM_CARDS, seed=seed)
     except AgentError as exc:
         return f"in one of the {NUM_CARDS}-card games {exc}"
 
@@ -55,9 +62,12 @@ def check_my_strategy(my_strategy):
     problem = _strategy_problem(my_strategy, "my_strategy", E1, "random")
     if problem is not None:
         return problem
-    lead = _lead(my_strategy, "random", 21)
-    if isinstance(lead, str):
-        return wrong(E1, lead, "return one of observation.legal_moves")
+    leads = _lead(my_strategy, "random", 21)
+    if isinstance(leads, str):
+        return wrong(E1, leads, "return one of observation.legal_moves")
+    if leads.uneven:
+        return wrong(E1, leads.uneven_text(), SEAT_HINT)
+    lead = leads.overall
     if lead.clearly_positive:
         return correct(E1, f"it plays legally and leads the random bot in {NUM_CARDS}-card games by "
                            f"{lead.text().lstrip('+')}. Ready for the tournament.")
@@ -71,18 +81,45 @@ def check_my_strategy(my_strategy):
                  "lesson 1: against a random bidder, bidding the prize is best")
 
 
+def _two_above(cards, prize):
+    above = [card for card in cards if card >= prize + 2]
+    return min(above) if above else min(cards)
+
+
+def _bids_two_above(strategy) -> bool:
+    """True if, on the first turn of every deal, the strategy bids one-higher's card plus one where it can, and its
+    lowest card where it cannot: then the worked answer's explanation fits it."""
+    rules = Goofspiel(num_cards=NUM_CARDS)
+    agent = as_agent(strategy)
+    cards = tuple(range(1, NUM_CARDS + 1))
+    try:
+        for prize in cards:
+            deck = (prize, *[c for c in cards if c != prize])
+            if agent.act(GoofspielState(rules, deck).observation(0)) != _two_above(cards, prize):
+                return False
+    except Exception:  # noqa: BLE001 - the student's code, already played cleanly; any surprise means "no"
+        return False
+    return True
+
+
 @checker(5, E2)
 def check_beats_one_higher(beat_one_higher):
     """Exercise 2: a strategy that beats one-higher on average, beyond sampling noise."""
     problem = _strategy_problem(beat_one_higher, "beat_one_higher", E2, "one-higher")
     if problem is not None:
         return problem
-    lead = _lead(beat_one_higher, "one-higher", 23)
-    if isinstance(lead, str):
-        return wrong(E2, lead, "return one of observation.legal_moves")
+    leads = _lead(beat_one_higher, "one-higher", 23)
+    if isinstance(leads, str):
+        return wrong(E2, leads, "return one of observation.legal_moves")
+    if leads.uneven:
+        return wrong(E2, leads.uneven_text(), SEAT_HINT)
+    lead = leads.overall
     if lead.clearly_positive:
-        return correct(E2, f"you lead one-higher by {lead.text().lstrip('+')}: two above the prize beats one "
-                           "above, and a card thrown away costs one-higher a card it wanted.")
+        why = (" Two above the prize beats one above, and a card thrown away costs one-higher a card it wanted."
+               if _bids_two_above(beat_one_higher) else "")
+        best = best_response("one-higher", num_cards=NUM_CARDS).value
+        return correct(E2, f"you lead one-higher by {lead.text().lstrip('+')}.{why} For comparison, the exact best "
+                           f"reply to one-higher leads by {best:.2f}.")
     if lead.mean > 0:
         return wrong(E2, f"your lead, {lead.text()}, could still be luck", "make it win every time it can")
     if abs(lead.mean) < 1e-9:
@@ -139,27 +176,40 @@ def check_interval(interval):
         return wrong(E4, f"interval should be two numbers (low, high), not {describe(interval)}")
     if low > high:
         return wrong(E4, f"the low end {low:.2f} is above the high end {high:.2f}", "interval = (low, high)")
-    gaps, row = _demo_interval()
+    _gaps, row = _demo_interval()
     n, mean, sd = row["n"], row["mean"], row["sd"]
+    sd_n = sd * ((n - 1) / n) ** 0.5  # np.std(gaps) without ddof=1 divides by n
+    t = float(stats.t.ppf(0.975, n - 1))
     half_t = row["high"] - mean
-    half_z = 1.96 * sd / n ** 0.5
     centre = (low + high) / 2
     if abs(centre - mean) > 0.02:
         return wrong(E4, f"the interval should be centred on the mean difference, {mean:+.2f}; yours is centred "
                          f"on {centre:+.2f}", "centre = the mean of gaps")
     half = (high - low) / 2
-    if abs(half - half_t) < 0.02 or abs(half - half_z) < 0.02:
+
+    def near(value: float) -> bool:
+        return abs(half - value) < 0.01
+
+    if near(half_t):
         verdict = ("0 lies inside it: over these deals the equilibrium and one-higher are tied within noise; "
                    f"the {mean:+.2f} is luck, not a loss" if row["low"] <= 0 <= row["high"] else
                    "0 lies outside it: the difference is real")
-        if abs(half - half_t) < 0.02:
-            how = f"with Student's t for {n - 1} degrees of freedom, as the kit's table does"
-        else:
-            how = (f"with 1.96; Student's t for {n - 1} degrees of freedom, which the kit uses for so few deals, "
-                   f"gives a little wider {row['low']:+.2f} to {row['high']:+.2f}")
-        return correct(E4, f"{low:+.2f} to {high:+.2f} over {n} deals ({how}). {verdict}.")
-    if abs(half - 1.96 * sd) < 0.05 or abs(half - 2 * sd) < 0.05:
+        return correct(E4, f"{low:+.2f} to {high:+.2f} over {n} deals, with Student's t for {n - 1} degrees of freedom "
+                           f"({t:.2f}), as the kit's table does. {verdict}.")
+    ddof = "np.std(gaps) without ddof=1 divides by n; the sample standard deviation divides by n - 1"
+    if near(t * sd_n / n ** 0.5):
+        return wrong(E4, f"your half-width {half:.2f} is a little too narrow: {ddof}",
+                     "np.std(gaps, ddof=1)")
+    if near(1.96 * sd / n ** 0.5):
+        return wrong(E4, f"your half-width {half:.2f} uses 1.96, the normal value, which holds for many deals; with "
+                         f"only {n} deals the mean wanders more, and Student's t for {n - 1} degrees of freedom is "
+                         f"{t:.2f}", "stats.t.ppf(0.975, len(gaps) - 1)")
+    if near(1.96 * sd_n / n ** 0.5):
+        return wrong(E4, f"your half-width {half:.2f} is too narrow, for two reasons: it uses 1.96 instead of Student's "
+                         f"t for {n - 1} degrees of freedom ({t:.2f}), and {ddof}",
+                     "stats.t.ppf(0.975, len(gaps) - 1) and np.std(gaps, ddof=1)")
+    if any(abs(half - k * s) < 0.05 for k in (t, 1.96, 2) for s in (sd, sd_n)):
         return wrong(E4, f"your half-width {half:.2f} is about 2 standard deviations of one deal",
                      "the mean of n deals wanders less: divide the standard deviation by the square root of n")
-    return wrong(E4, f"your half-width is {half:.2f}; the 95% interval's is {half_t:.2f}",
-                 "half-width = 1.96 x standard deviation / square root of the number of deals")
+    return wrong(E4, f"your half-width {half:.2f} is not t x (standard deviation of gaps) / square root of {n}",
+                 "half-width = stats.t.ppf(0.975, len(gaps) - 1) x np.std(gaps, ddof=1) / np.sqrt(len(gaps))")
