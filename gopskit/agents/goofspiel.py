@@ -142,8 +142,9 @@ class MatchPrize(GoofspielBot):
 class OneHigher(GoofspielBot):
     """Bids the cheapest card that beats the prize's own card; if none, its lowest card.
 
-    Against match-prize it wins almost every prize by one. It is the lesson's
-    example that every pure strategy is beaten by another.
+    Against match-prize it wins almost every prize by one. It is lesson 1's
+    example that, from four cards on, every pure strategy can be beaten
+    (with two or three cards match-prize cannot be).
     """
 
     name = "one-higher"
