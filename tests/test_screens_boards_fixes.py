@@ -134,7 +134,8 @@ def test_a_seven_player_goofspiel_table_gets_every_kind_of_bot():
     board = make_board("goofspiel", seed=1)
     board._panel.controls["players"].value = 7
     playable = agent_names(board._panel.rules())
-    assert set(board._panel.seats()[1:]) == set(playable)
+    kit_bots = {name for name in playable if not name.startswith("test-")}  # other tests register probe bots
+    assert kit_bots <= set(board._panel.seats()[1:]) <= set(playable)
 
 
 def test_a_five_player_raj_table_is_not_handed_to_the_person():
