@@ -23,6 +23,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from hypothesis import HealthCheck, settings
+
+# A loaded two-core CI machine must not fail a property test for being slow to
+# generate examples: the examples, not the clock, decide. Tests that set their
+# own @settings keep these for whatever they leave out.
+settings.register_profile("gopskit", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("gopskit")
+
 SCRIPT = Path(__file__).with_name("ensure_postgres.sh")
 RUN_PREFIX = f"gopskit-pg-{os.getuid()}-run"
 
