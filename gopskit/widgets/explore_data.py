@@ -344,18 +344,33 @@ ALGORITHMS = ("fictitious play", "regret matching", "regret matching+", "CFR+ on
 
 @dataclasses.dataclass
 class LearningTrace:
-    """Iterations, the exploitability (NashConv) at each, and the row player's mix (or ``None``)."""
+    """Iterations, the exploitability (NashConv) at each, and the row player's mix (or ``None``).
+
+    ``algorithm``, ``game`` and ``runs`` say what was run (``game`` is ``""`` for CFR+, whose
+    game is part of the algorithm's name): a screen names the run it draws from these, never
+    from its controls, which may have changed since.
+    """
 
     iterations: np.ndarray
     exploitability: np.ndarray
     strategies: np.ndarray | None
     labels: tuple
+    algorithm: str = ""
+    game: str = ""
+    runs: int = 0
+
+    def title(self) -> str:
+        """What was run, in words: ``'regret matching+ on Matching Pennies'``, ``'CFR+ on 3-card Goofspiel'``."""
+        return f"{self.algorithm} on {self.game}" if self.game else self.algorithm
 
 
-def learning_trace(algorithm: str, payoffs=None, labels=(), iterations: int = 300) -> LearningTrace:
-    """Run one learning algorithm and keep what the animation draws."""
+def learning_trace(algorithm: str, payoffs=None, labels=(), iterations: int = 300, game: str = "") -> LearningTrace:
+    """Run one learning algorithm and keep what the animation draws.
+
+    ``game`` names the matrix game (kept in the trace; CFR+ ignores the matrix and the name).
+    """
     if algorithm.startswith("CFR"):
-        return _cfr_trace(algorithm, iterations)
+        return dataclasses.replace(_cfr_trace(algorithm, iterations), algorithm=algorithm, runs=iterations)
     if algorithm not in ALGORITHMS:
         raise GopsError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     if algorithm == "fictitious play":
@@ -365,7 +380,7 @@ def learning_trace(algorithm: str, payoffs=None, labels=(), iterations: int = 30
         steps = list(learning.regret_matching(payoffs, iterations=iterations, plus=algorithm.endswith("+")))
         mixes = [s.row_average for s in steps]
     return LearningTrace(np.array([s.iteration for s in steps]), np.array([s.nash_conv for s in steps]),
-                         np.array(mixes), tuple(labels))
+                         np.array(mixes), tuple(labels), algorithm, game, iterations)
 
 
 def _cfr_trace(algorithm: str, iterations: int) -> LearningTrace:
