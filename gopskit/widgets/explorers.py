@@ -111,7 +111,7 @@ class MatrixExplorer(Explorer):
             self.game.value = "Type your own"  # its observer refreshes with the typed matrix
             return
         if self.game.value == "Type your own":
-            payoffs, rows, cols = parse_labelled_matrix(self.text.value or "1 -1\n-1 1")
+            payoffs, rows, cols = parse_labelled_matrix(self.text.value)  # an empty box is refused
             if rows is None:  # plain numbers: keep the names on screen if the shape still fits
                 old_rows, old_cols = self.labels
                 same = (len(old_rows), len(old_cols)) == payoffs.shape
