@@ -49,3 +49,25 @@ def open_page(browser, html: str, size):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     page.set_content(html)
     return page
+
+
+# Words (runs without spaces) that a line break cuts in two, in the cells matched by a selector.
+BROKEN_WORDS_JS = """
+(selector) => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+      const re = /\\S+/g; let m;
+      while ((m = re.exec(node.textContent))) {
+        const range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) broken.push(cell.tagName + ' ' + JSON.stringify(cell.innerText));
+      }
+    }
+  }
+  return broken;
+}
+"""
