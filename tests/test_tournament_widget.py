@@ -146,5 +146,5 @@ def test_plots_are_sharp_and_their_labels_readable_on_a_projector():
     for image in app.plots.children:
         png = bytes(image.value)
         pixels = int.from_bytes(png[16:20], "big")
-        assert png.startswith(b"\x89PNG") and image.layout.width == f"{pixels // 2}px" and pixels >= 1000
+        assert png.startswith(b"\x89PNG") and image.layout.width == f"calc(var(--gopskit-px, 1px) * {pixels // 2})" and pixels >= 1000
         assert image.layout.max_width == "100%"

@@ -2,7 +2,10 @@
 
 Every board draws its cards with :func:`render_card` so that all the games of
 the kit look alike. A face shows the rank in two corners and a large suit
-symbol in the middle. Red suits are drawn in red *and* on a warm tinted face
+symbol in the middle; a tiny or small card (won piles, hands in the seat
+panels) shows its rank as the large glyph instead, with the suit under it,
+since its corners are too small to read on a projector. A Joker shows a star
+and its name in the game (the Goose), never the code ``JK``. Red suits are drawn in red *and* on a warm tinted face
 with a double inner frame, so the suits stay apart for people who do not see
 red well; the symbol's shape is a third cue, and every card carries a spoken
 name (``aria-label``) for screen readers.
@@ -73,22 +76,39 @@ def render_card(
     red = suit in ("H", "D")
     colour = RED if red else BLACK
     symbol = SUIT_SYMBOLS.get(suit, "")
-    big = symbol or _plain_pip(rank)
-    corner = escape(rank)
-    svg = (
-        '<svg viewBox="0 0 70 100" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">'
-        f'<rect x="1" y="1" width="68" height="98" rx="7" class="gopskit-card-bg"/>'
-        + ('<rect x="5" y="5" width="60" height="90" rx="4" class="gopskit-red-frame"/>' if red else "")
-        + f'<text x="8" y="22" class="gopskit-corner" fill="{colour}">{corner}</text>'
-        f'<text x="8" y="36" class="gopskit-corner-suit" fill="{colour}">{symbol}</text>'
-        f'<text x="35" y="66" text-anchor="middle" class="gopskit-pip" fill="{colour}">{escape(big)}</text>'
-        f'<g transform="rotate(180 35 50)"><text x="8" y="22" class="gopskit-corner" fill="{colour}">{corner}</text>'
-        f'<text x="8" y="36" class="gopskit-corner-suit" fill="{colour}">{symbol}</text></g>'
-        "</svg>"
-    )
+    joker = rank == "JK"
+    word = _joker_word(name) if joker else ""
+    corner = "★" if joker else escape(rank)
+    frame = ('<svg viewBox="0 0 70 100" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">'
+             f'<rect x="1" y="1" width="68" height="98" rx="7" class="gopskit-card-bg"/>'
+             + ('<rect x="5" y="5" width="60" height="90" rx="4" class="gopskit-red-frame"/>' if red else ""))
+    top_corner = (f'<text x="8" y="22" class="gopskit-corner" fill="{colour}">{corner}</text>'
+                  f'<text x="8" y="36" class="gopskit-corner-suit" fill="{colour}">{symbol}</text>')
+    if joker:  # the card's own word (the Goose), not the code "JK"
+        middle = (f'<text x="35" y="62" text-anchor="middle" class="gopskit-pip" fill="{colour}">★</text>'
+                  f'<text x="35" y="86" text-anchor="middle" class="gopskit-joker-word" fill="{colour}" '
+                  f'textLength="{min(58, 11 * len(word))}" lengthAdjust="spacingAndGlyphs">{escape(word)}</text>')
+        svg = frame + top_corner + middle + "</svg>"
+    elif size in ("tiny", "small"):  # too small for corners to be read: the rank is the big glyph, the suit under it
+        long = " gopskit-rank-long" if len(rank) > 2 else ""
+        svg = (frame  # no corners: they would crowd the big rank and are unreadable at this size
+               + f'<text x="35" y="62" text-anchor="middle" class="gopskit-pip gopskit-rank-pip{long}" fill="{colour}">{escape(rank)}</text>'
+               + (f'<text x="35" y="90" text-anchor="middle" class="gopskit-pip-suit" fill="{colour}">{symbol}</text>' if symbol else "")
+               + "</svg>")
+    else:  # a real card: rank and suit in two corners, the suit (or a plain card's rank) large in the middle
+        big = symbol or _plain_pip(rank)
+        svg = (frame + top_corner
+               + f'<text x="35" y="66" text-anchor="middle" class="gopskit-pip" fill="{colour}">{escape(big)}</text>'
+               f'<g transform="rotate(180 35 50)">{top_corner}</g></svg>')
     kind = "gopskit-red" if red else "gopskit-black"
-    name = name or rank + symbol
-    return _wrap(svg, f"gopskit-face {kind} gopskit-{size} {classes}", card_label(rank, suit), note, name)
+    name = name or (word if joker else rank + symbol)
+    label = word.lower() if joker else card_label(rank, suit)
+    return _wrap(svg, f"gopskit-face {kind} gopskit-{size} {classes}", label, note, name)
+
+
+def _joker_word(name: str) -> str:
+    """What a Joker's face says: the game's name for it (Gooseberry Fool's Goose), else Joker."""
+    return name if name and name.isalpha() and name != "JK" else "Joker"
 
 
 def _plain_pip(rank: str) -> str:

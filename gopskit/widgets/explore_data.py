@@ -35,6 +35,9 @@ PRESETS = {
     "Biased Rock-Paper-Scissors": ([[0, -1, 2], [1, 0, -1], [-2, 1, 0]], ("rock", "paper", "scissors"), ("rock", "paper", "scissors")),
 }
 GOOFSPIEL_TURN = "A Goofspiel turn (3 cards, prize 3)"
+LARGEST_PAYOFF = 1e9  # the solvers' tolerances are absolute: bigger payoffs would drown them
+EMPTY_MATRIX = ("the Payoffs box is empty: type the row player's payoffs, one row a line "
+                "(e.g. '1 -1' then '-1 1'), then press 'Use my matrix'")
 
 
 def parse_matrix(text: str) -> np.ndarray:
@@ -43,8 +46,12 @@ def parse_matrix(text: str) -> np.ndarray:
     Numbers may be whole, decimal or fractions (``2/3``), as the explorer writes them.
     """
     rows = [line.replace(",", " ").split() for line in str(text).strip().splitlines() if line.strip()]
+    if not rows:
+        raise GopsError(EMPTY_MATRIX)
     try:
         values = [[_read_number(x) for x in row] for row in rows]
+    except GopsError:  # a GopsError is a ValueError: this one already says what is wrong
+        raise
     except (ValueError, ZeroDivisionError):
         raise GopsError("type the row player's payoffs as numbers (like 3, -1.5 or 2/3), one row a line, "
                         "e.g. '1 -1' then '-1 1'") from None
@@ -191,6 +198,8 @@ def parse_labelled_matrix(text: str):
     ([[3.0, 0.0], [5.0, 1.0]], ('up', 'down'), ('L', 'R'))
     """
     lines = [line for line in str(text).strip().splitlines() if line.strip()]
+    if not lines:
+        raise GopsError(EMPTY_MATRIX)
     cols = None
     if lines and lines[0].lstrip().startswith(":"):
         cols = tuple(x.replace("_", " ") for x in lines[0].lstrip()[1:].replace(",", " ").split())
@@ -223,15 +232,26 @@ def _word(label) -> str:
 
 
 def _read_number(text: str) -> float:
+    """A payoff typed as ``3``, ``-1.5``, ``2/3`` or ``1e3``; one bigger than :data:`LARGEST_PAYOFF` is refused by name.
+
+    >>> _read_number("2/3") == 2 / 3
+    True
+    >>> _read_number("1e10")
+    Traceback (most recent call last):
+    gopskit.errors.GopsError: payoffs are at most 1e9 (a billion) in size; 1e10 is too big
+    """
     value = float(Fraction(text))
-    if not np.isfinite(value) or abs(value) > 1e9:
+    if not np.isfinite(value):
         raise ValueError(text)
+    if abs(value) > LARGEST_PAYOFF:
+        raise GopsError(f"payoffs are at most 1e9 (a billion) in size; {text} is too big")
     return value
 
 
 def _is_number(text: str) -> bool:
+    """Whether ``text`` is written as a number (of any size: a too-big payoff is a number, not a row's name)."""
     try:
-        _read_number(text)
+        float(Fraction(text))
     except (ValueError, ZeroDivisionError):
         return False
     return True
@@ -344,18 +364,33 @@ ALGORITHMS = ("fictitious play", "regret matching", "regret matching+", "CFR+ on
 
 @dataclasses.dataclass
 class LearningTrace:
-    """Iterations, the exploitability (NashConv) at each, and the row player's mix (or ``None``)."""
+    """Iterations, the exploitability (NashConv) at each, and the row player's mix (or ``None``).
+
+    ``algorithm``, ``game`` and ``runs`` say what was run (``game`` is ``""`` for CFR+, whose
+    game is part of the algorithm's name): a screen names the run it draws from these, never
+    from its controls, which may have changed since.
+    """
 
     iterations: np.ndarray
     exploitability: np.ndarray
     strategies: np.ndarray | None
     labels: tuple
+    algorithm: str = ""
+    game: str = ""
+    runs: int = 0
+
+    def title(self) -> str:
+        """What was run, in words: ``'regret matching+ on Matching Pennies'``, ``'CFR+ on 3-card Goofspiel'``."""
+        return f"{self.algorithm} on {self.game}" if self.game else self.algorithm
 
 
-def learning_trace(algorithm: str, payoffs=None, labels=(), iterations: int = 300) -> LearningTrace:
-    """Run one learning algorithm and keep what the animation draws."""
+def learning_trace(algorithm: str, payoffs=None, labels=(), iterations: int = 300, game: str = "") -> LearningTrace:
+    """Run one learning algorithm and keep what the animation draws.
+
+    ``game`` names the matrix game (kept in the trace; CFR+ ignores the matrix and the name).
+    """
     if algorithm.startswith("CFR"):
-        return _cfr_trace(algorithm, iterations)
+        return dataclasses.replace(_cfr_trace(algorithm, iterations), algorithm=algorithm, runs=iterations)
     if algorithm not in ALGORITHMS:
         raise GopsError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
     if algorithm == "fictitious play":
@@ -365,7 +400,7 @@ def learning_trace(algorithm: str, payoffs=None, labels=(), iterations: int = 30
         steps = list(learning.regret_matching(payoffs, iterations=iterations, plus=algorithm.endswith("+")))
         mixes = [s.row_average for s in steps]
     return LearningTrace(np.array([s.iteration for s in steps]), np.array([s.nash_conv for s in steps]),
-                         np.array(mixes), tuple(labels))
+                         np.array(mixes), tuple(labels), algorithm, game, iterations)
 
 
 def _cfr_trace(algorithm: str, iterations: int) -> LearningTrace:

@@ -111,7 +111,7 @@ class MatrixExplorer(Explorer):
             self.game.value = "Type your own"  # its observer refreshes with the typed matrix
             return
         if self.game.value == "Type your own":
-            payoffs, rows, cols = parse_labelled_matrix(self.text.value or "1 -1\n-1 1")
+            payoffs, rows, cols = parse_labelled_matrix(self.text.value)  # an empty box is refused
             if rows is None:  # plain numbers: keep the names on screen if the shape still fits
                 old_rows, old_cols = self.labels
                 same = (len(old_rows), len(old_cols)) == payoffs.shape
@@ -261,7 +261,8 @@ class LearningExplorer(Explorer):
     def __init__(self, game: str = "Biased Rock-Paper-Scissors", algorithm: str = "fictitious play", iterations: int = 300):
         super().__init__("Learning explorer", "how players who learn from experience approach an equilibrium")
         self._initial = (game, algorithm, iterations)
-        self.game = widgets.Dropdown(options=preset_names(), value=game, description="Game", style=_STYLE, layout=_WIDE)
+        self.game = widgets.Dropdown(options=preset_names(), value=game, description="Game", style=_STYLE,
+                                     layout=widgets.Layout(width="auto", min_width="240px"))
         self.algorithm = widgets.Dropdown(options=ALGORITHMS, value=algorithm, description="Learner", style=_STYLE, layout=_WIDE)
         self.iterations = widgets.IntSlider(value=iterations, min=20, max=2000, step=20, description="Iterations", style=_STYLE)
         self.frame = widgets.IntSlider(value=self.frames, min=1, max=self.frames, description="Frame", style=_STYLE)
@@ -271,10 +272,13 @@ class LearningExplorer(Explorer):
         self.run_button.add_class("gopskit-new-game")
         self.run_button.on_click(lambda _b: self.refresh())
         self.frame.observe(lambda _c: self._draw(), "value")
+        for control in (self.game, self.algorithm, self.iterations):  # the status says when they no longer match the run
+            control.observe(lambda _c: self._controls_changed(), "value")
         wrap = widgets.Layout(flex_flow="row wrap")
         self._arrange(widgets.HBox([self.game, self.algorithm, self.iterations, self.run_button], layout=wrap),
                       widgets.HBox([self.play, self.frame]))
         self.trace = None
+        self._controls_changed()
         self.refresh()
 
     def reset(self) -> None:
@@ -289,9 +293,30 @@ class LearningExplorer(Explorer):
     def refresh(self) -> None:
         payoffs, rows, _cols = preset(self.game.value)
         self._say(f"Running {self.iterations.value} iterations of {self.algorithm.value}…")  # CFR+ takes seconds
-        self.trace = learning_trace(self.algorithm.value, payoffs, rows, self.iterations.value)
+        game = "" if self._plays_its_own_game() else self.game.value
+        self.trace = learning_trace(self.algorithm.value, payoffs, rows, self.iterations.value, game=game)
         self.frame.value = self.play.value = self.frames
         self._draw()
+
+    def _plays_its_own_game(self) -> bool:
+        """CFR+ learns the Goofspiel named in its own name: the Game control plays no part."""
+        return self.algorithm.value.startswith("CFR")
+
+    def _controls_changed(self) -> None:
+        self.game.disabled = self._plays_its_own_game()
+        self.game.layout.display = "none" if self.game.disabled else None  # its own Layout: hides nothing else
+        self._draw()
+
+    def pending(self) -> str:
+        """What Run would run now, if that is not the run on screen; else ``""``."""
+        t = self.trace
+        if t is None:
+            return ""
+        game = "" if self._plays_its_own_game() else self.game.value
+        wanted = f"{self.algorithm.value} on {game}" if game else self.algorithm.value
+        if (self.algorithm.value, game, self.iterations.value) == (t.algorithm, t.game, t.runs):
+            return ""
+        return f"{self.iterations.value} iterations of {wanted}"
 
     @guarded
     def _draw(self) -> None:
@@ -301,9 +326,11 @@ class LearningExplorer(Explorer):
         if t is None:
             return
         upto = max(1, round(len(t.iterations) * self.frame.value / self.frames))
-        self._say(f"{self.algorithm.value}: iteration {t.iterations[upto - 1]}, "
+        pending = self.pending()
+        note = f" Shown: the last run. Press Run for {pending}." if pending else ""
+        self._say(f"{t.title()}: iteration {t.iterations[upto - 1]}, "
                   f"exploitability {significant(t.exploitability[upto - 1], 3)}" +
-                  ("" if t.strategies is None else f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels)}"))
-        fig = convergence_figure(t.iterations, t.exploitability, t.strategies, t.labels, upto=upto,
-                                 title=f"{self.algorithm.value}" + ("" if t.strategies is None else f" on {self.game.value}"))
+                  ("" if t.strategies is None else f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels)}")
+                  + ("." if note else "") + note)
+        fig = convergence_figure(t.iterations, t.exploitability, t.strategies, t.labels, upto=upto, title=t.title())
         self._picture.value = _svg(fig)

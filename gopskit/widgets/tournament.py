@@ -47,11 +47,14 @@ MAX_GAMES = 200
 MAX_TOTAL_GAMES = 40_000
 MAX_TIME_LIMIT = 5.0
 
-_TABLE_STYLE = (
-    "<style>.gopskit-tournament-table{border-collapse:collapse;margin:6px 0}"
-    ".gopskit-tournament-table th,.gopskit-tournament-table td{padding:3px 10px;text-align:right;"
-    "border-bottom:1px solid #ddd;white-space:nowrap;word-break:keep-all}"
-    ".gopskit-tournament-table td:last-child{white-space:normal;min-width:16em}"
+_TABLE_STYLE = (  # fits a laptop (1280 px) without scrolling: headers and long cells wrap at spaces, numbers never
+    "<style>.gopskit-tournament-table{border-collapse:collapse;margin:6px 0;width:100%}"
+    ".gopskit-tournament-table th,.gopskit-tournament-table td{padding:3px 6px;text-align:right;vertical-align:top;"
+    "border-bottom:1px solid #ddd;white-space:nowrap;overflow-wrap:normal;word-break:keep-all}"
+    ".gopskit-tournament-table th{white-space:normal;vertical-align:bottom}"
+    ".gopskit-tournament-table td:nth-child(2){white-space:normal;overflow-wrap:anywhere;min-width:6em}"
+    ".gopskit-tournament-table td:nth-child(3),.gopskit-tournament-table td:nth-child(5){white-space:normal}"
+    ".gopskit-tournament-table td:last-child{white-space:normal;min-width:12em}"
     ".gopskit-tournament-table td:nth-child(2),.gopskit-tournament-table th:nth-child(2),"
     ".gopskit-tournament-table td:last-child,.gopskit-tournament-table th:last-child{text-align:left}</style>"
 )
@@ -85,7 +88,7 @@ def ranking_html(results) -> str:
     table = (_TABLE_STYLE + "<table class='gopskit-tournament-table'>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     table += f"<p class='gopskit-rule'><b>How the table is ranked.</b> {html.escape(RANKING_RULE)}</p>"
-    neighbours = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in results.neighbours(rows=ranking))
+    neighbours = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in neighbour_texts(results, ranking))
     if neighbours:
         table += f"<p class='gopskit-rule'><b>Each entry against the next one down</b>, head to head (the ranking is over the whole field, so an entry can rank above a neighbour it loses to):</p><ul>{neighbours}</ul>"
     table += ("<p class='gopskit-rule'><b>Exploitability</b> is what a perfect opponent who knows the entry's "
@@ -104,6 +107,22 @@ def ranking_html(results) -> str:
     return table
 
 
+def neighbour_texts(results, ranking, limit: int = 5) -> list[str]:
+    """Each entry against the next one down (:meth:`ResultSet.neighbours`), except that two entries
+    whose point difference was 0 on every deal are said to have scored the same: no number of
+    further games separates entries that play alike (their interval, 0 to 0, is no call for more)."""
+    names = [row["name"] for row in ranking if row["games"]]
+    texts = []
+    for first, second in list(zip(names, names[1:]))[:limit]:
+        row = results.compare(first, second)
+        if row["n"] >= 2 and row["sd"] == 0 and row["mean"] == 0:
+            texts.append(f"{first} and {second} scored the same on every deal ({row['n']} deals): "
+                         f"more games won't separate identical play.")
+        else:
+            texts.append(results.compare_text(first, second))
+    return texts
+
+
 def _png(figure) -> bytes:
     """The figure as a PNG at :data:`~gopskit.viz.tournament.SCREEN_DPI` (two image pixels per CSS pixel)."""
     from ..viz.tournament import SCREEN_DPI
@@ -114,9 +133,10 @@ def _png(figure) -> bytes:
 
 
 def _css_width(png: bytes) -> str:
-    """The width to show a :func:`_png` image at: half its pixels (100 CSS px per inch), never wider than the page."""
+    """The width to show a :func:`_png` image at: half its pixels (100 CSS px per inch) at the laptop's
+    text size, grown with the text on a projector (``--gopskit-px``, style.css), never wider than the page."""
     pixels = int.from_bytes(png[16:20], "big")  # the IHDR chunk's width
-    return f"{pixels // 2}px"
+    return f"calc(var(--gopskit-px, 1px) * {pixels // 2})"
 
 
 class TournamentApp(w.VBox):
@@ -271,4 +291,4 @@ def _seed(text: str) -> int | None:
 
 
 __all__ = ["MAX_GAMES", "MAX_TIME_LIMIT", "MAX_TOTAL_GAMES", "TOURNAMENT_DIR_ENV", "TournamentApp", "class_folder",
-           "ranking_html"]
+           "neighbour_texts", "ranking_html"]

@@ -1,0 +1,55 @@
+"""The learning explorer names the run it draws, never controls changed since (audit item 1)."""
+
+from __future__ import annotations
+
+import re
+
+from gopskit.widgets.explorers import LearningExplorer
+
+
+def _texts(explorer) -> list[str]:
+    """The chart's words: matplotlib draws text as paths, each after a comment holding it."""
+    return re.findall(r"<!-- (.*?) -->", explorer._picture.value)
+
+
+def test_changed_controls_do_not_rename_the_run_on_screen():
+    explorer = LearningExplorer(iterations=100)
+    assert explorer.status.startswith("fictitious play on Biased Rock-Paper-Scissors: iteration")
+    explorer.algorithm.value = "regret matching+"
+    explorer.game.value = "Matching Pennies"
+    explorer.frame.value = 20
+    status = explorer.status
+    assert status.startswith("fictitious play on Biased Rock-Paper-Scissors: iteration"), status
+    assert "rock" in status and "heads" not in status.split("Press Run")[0]
+    assert "Press Run for 100 iterations of regret matching+ on Matching Pennies" in status
+    texts = _texts(explorer)
+    assert "fictitious play on Biased Rock-Paper-Scissors" in texts and "rock" in texts
+    assert not any("regret" in t or "Matching Pennies" in t for t in texts), texts
+    explorer.run_button.click()
+    status = explorer.status
+    assert status.startswith("regret matching+ on Matching Pennies: iteration") and "heads" in status
+    assert "regret matching+ on Matching Pennies" in _texts(explorer) and "heads" in _texts(explorer)
+    assert "Press Run" not in status
+
+
+def test_the_chart_title_is_the_trace_s():
+    explorer = LearningExplorer(iterations=60)
+    trace = explorer.trace
+    assert (trace.algorithm, trace.game, trace.runs) == ("fictitious play", "Biased Rock-Paper-Scissors", 60)
+    explorer.game.value = "Matching Pennies"
+    assert explorer.trace.title() == "fictitious play on Biased Rock-Paper-Scissors"
+
+
+def test_cfr_hides_the_game_it_ignores():
+    explorer = LearningExplorer(iterations=20)
+    assert not explorer.game.disabled and explorer.game.layout.display is None
+    explorer.algorithm.value = "CFR+ on 3-card Goofspiel"
+    assert explorer.game.disabled and explorer.game.layout.display == "none"
+    assert explorer.algorithm.layout.display is None  # its layout is not shared with the hidden game
+    explorer.run_button.click()
+    assert explorer.status.startswith("CFR+ on 3-card Goofspiel: iteration")
+    assert "Rock-Paper-Scissors" not in explorer.status and "Press Run" not in explorer.status
+    explorer.game.value = "Matching Pennies"  # ignored by CFR+: nothing to run again
+    assert "Press Run" not in explorer.status
+    explorer.algorithm.value = "fictitious play"
+    assert not explorer.game.disabled and "Press Run for 20 iterations of fictitious play on Matching Pennies" in explorer.status
