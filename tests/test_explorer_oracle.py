@@ -361,15 +361,16 @@ def test_learning_explorer_shows_the_exploitability_of_the_mix_it_names(algorith
         assert not NOISE.search(status), status
         iteration = int(re.search(r"iteration (\d+)", status).group(1))
         x, y = steps[iteration - 1]
-        nash_conv = (A @ y).max() - (x @ A).min()  # what each side could gain by deviating
+        # exploitability: the average of what each side could gain by deviating (half the NashConv, as in CFR+)
+        exploitability = ((A @ y).max() - (x @ A).min()) / 2
         written = re.search(r"exploitability (\S+?)[;,]", status + ";").group(1)
-        assert read_number(written) == pytest.approx(nash_conv, rel=0.006, abs=1e-9)
+        assert read_number(written) == pytest.approx(exploitability, rel=0.006, abs=1e-9)
         mix, tol = read_mix(status.split("row player's mix: ")[1], labels)
         assert np.allclose(mix, x, atol=tol)
         # the picture ends where the status line is: the last point of each curve
         mix_ax, exploit_ax = figures[-1].axes[:2]
         assert exploit_ax.get_lines()[0].get_xdata()[-1] == iteration
-        assert exploit_ax.get_lines()[0].get_ydata()[-1] == pytest.approx(nash_conv, rel=1e-6, abs=1e-12)
+        assert exploit_ax.get_lines()[0].get_ydata()[-1] == pytest.approx(exploitability, rel=1e-6, abs=1e-12)
         assert [line.get_ydata()[-1] for line in mix_ax.get_lines()] == pytest.approx(list(x))
 
 

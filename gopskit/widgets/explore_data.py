@@ -364,7 +364,11 @@ ALGORITHMS = ("fictitious play", "regret matching", "regret matching+", "CFR+ on
 
 @dataclasses.dataclass
 class LearningTrace:
-    """Iterations, the exploitability (NashConv) at each, and the row player's mix (or ``None``).
+    """Iterations, the exploitability at each, and the row player's mix (or ``None``).
+
+    The exploitability is the average of what the two players would gain by
+    switching to a best reply (half the NashConv, which is the sum), the
+    measure the CFR+ curves and the lessons use too.
 
     ``algorithm``, ``game`` and ``runs`` say what was run (``game`` is ``""`` for CFR+, whose
     game is part of the algorithm's name): a screen names the run it draws from these, never
@@ -399,7 +403,7 @@ def learning_trace(algorithm: str, payoffs=None, labels=(), iterations: int = 30
     else:
         steps = list(learning.regret_matching(payoffs, iterations=iterations, plus=algorithm.endswith("+")))
         mixes = [s.row_average for s in steps]
-    return LearningTrace(np.array([s.iteration for s in steps]), np.array([s.nash_conv for s in steps]),
+    return LearningTrace(np.array([s.iteration for s in steps]), np.array([s.nash_conv for s in steps]) / 2,
                          np.array(mixes), tuple(labels), algorithm, game, iterations)
 
 
