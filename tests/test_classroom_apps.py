@@ -104,6 +104,7 @@ def test_teacher_and_two_students_play_a_game(classroom, tmp_path):
     assert [r["name"] for r in teacher.overview.leaderboard] in (["Ann", "Bob"], ["Bob", "Ann"])
     path = teacher.export()
     assert path.exists() and "gopskit-download" in teacher._download.value
+    assert "Exported 1 game and 6 moves." in teacher._message.value  # 3 turns of 2 bids, in words, not 'game(s)'
     assert teacher.last_error is ann.last_error is bob.last_error is None
 
 

@@ -87,7 +87,7 @@ def test_a_game_against_a_bot_never_makes_it_think_inside_a_transaction(store, p
     ann = store.join(room.code, "Ann")
     assert probe.first == [False], "the bot's first move in this process was made inside a transaction"
     store.pair_waiting(room.teacher_key, seed=2)
-    probe.asked.clear()  # a new table's first bot move is made as it is seated; warmed up above
+    probe.asked.clear()  # the bot's once-per-process work was done above, outside any transaction
     view = play_out(store, [store.claim_seat(ann.player_key).seat_key])
     assert view.status == "finished" and view.names[1] == gameplay.bot_label(probe.name)
     assert len(probe.asked) >= 4 and not any(probe.asked), probe.asked

@@ -21,6 +21,7 @@ import json
 import time
 from pathlib import Path
 
+from ..cards import counted
 from ..errors import OptionError
 
 
@@ -105,7 +106,6 @@ def _create(args) -> int:
 
 def _status(args) -> int:
     overview = _store(args).overview(args.key)
-    from ..cards import counted
     from .html import game_line
 
     print(f"room {overview.code} ({overview.status}): {game_line(overview.game, overview.options)}")
@@ -121,12 +121,12 @@ def _status(args) -> int:
 
 
 def _pair(args) -> int:
-    print(f"{len(_store(args).pair_waiting(args.key))} new table(s)")
+    print(counted(len(_store(args).pair_waiting(args.key)), "new table"))
     return 0
 
 
 def _end(args) -> int:
-    print(f"room ended; {_store(args).end_room(args.key)} unfinished game(s) stopped")
+    print(f"room ended; {counted(_store(args).end_room(args.key), 'unfinished game')} stopped")
     return 0
 
 

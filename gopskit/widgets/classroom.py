@@ -33,6 +33,7 @@ import ipywidgets as widgets
 import traitlets
 
 from ..agents import agent_names
+from ..cards import counted
 from ..classroom import ClassroomStore
 from ..classroom import html as pages
 from ..classroom.db import default_url
@@ -788,7 +789,7 @@ class TeacherApp(widgets.VBox):
     @guarded
     def pair(self) -> None:
         tables = self.store.pair_waiting(self.teacher_key)
-        self.show_message(f"{len(tables)} new table(s)." if tables else "Nobody is waiting.")
+        self.show_message(f"{counted(len(tables), 'new table')}." if tables else "Nobody is waiting.")
         self.tick()
 
     @guarded
@@ -805,7 +806,7 @@ class TeacherApp(widgets.VBox):
             self.show_message("Click “End room” again to end it: unfinished games stop where they are.")
             return
         stopped = self.store.end_room(self.teacher_key)
-        self.show_message(f"The room has ended ({stopped} unfinished game(s) stopped). Export it to keep everything.")
+        self.show_message(f"The room has ended ({counted(stopped, 'unfinished game')} stopped). Export it to keep everything.")
         self.tick()
 
     @guarded
@@ -816,7 +817,7 @@ class TeacherApp(widgets.VBox):
         folder.mkdir(parents=True, exist_ok=True)
         path = data.write(folder)
         self._download.value = pages.download_link_html(data.zip_bytes(), path.name) + f" <small>(also saved as {escape(str(path))})</small>"
-        self.show_message(f"Exported {len(data.tables)} game(s) and {len(data.bids)} moves.")
+        self.show_message(f"Exported {counted(len(data.tables), 'game')} and {counted(len(data.bids), 'move')}.")
         return path
 
     def show_message(self, text: str, error: bool = False) -> None:
