@@ -91,22 +91,22 @@ def _prize_not_their_bid(hand, prizes, their_bid):
     return _best_lead(hand, prizes, _match_prize)
 
 
-def _hands_one(observation):
-    """Lesson 5's alternative answer with the seat slip: hands[1] is the opponent's hand only in seat 1."""
-    theirs = observation.hands[1]
+def _above_one_higher(observation, theirs):
+    """Lesson 5's alternative answer to exercise 2: one card above one-higher's bid, read from its hand ``theirs``."""
     above = [c for c in theirs if c > observation.prize]
     their_bid = min(above) if above else min(theirs)
     mine = [c for c in observation.legal_moves if c > their_bid]
     return min(mine) if mine else min(observation.legal_moves)
+
+
+def _hands_one(observation):
+    """The answer with the seat slip: hands[1] is the opponent's hand only in seat 1."""
+    return _above_one_higher(observation, observation.hands[1])
 
 
 def _hands_by_seat(observation):
     """The same answer done right: the opponent's hand is hands[1 - player]."""
-    theirs = observation.hands[1 - observation.player]
-    above = [c for c in theirs if c > observation.prize]
-    their_bid = min(above) if above else min(theirs)
-    mine = [c for c in observation.legal_moves if c > their_bid]
-    return min(mine) if mine else min(observation.legal_moves)
+    return _above_one_higher(observation, observation.hands[1 - observation.player])
 
 
 def _beat_if_seat_one(observation):

@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
+from test_course_checks import _hands_by_seat  # lesson 5's alternative answer to exercise 2
 
 from gopskit.course import classroom, sync, variants
 from gopskit.course.checks import check_beats_one_higher, check_my_strategy
@@ -45,15 +46,6 @@ def _copy(observation):
 def _two_above(observation):
     higher = [c for c in observation.legal_moves if c >= observation.prize + 2]
     return min(higher) if higher else min(observation.legal_moves)
-
-
-def _by_seat(observation):
-    """Lesson 5's alternative answer to exercise 2: one card above one-higher's bid, read from its hand."""
-    theirs = observation.hands[1 - observation.player]
-    above = [c for c in theirs if c > observation.prize]
-    their_bid = min(above) if above else min(theirs)
-    mine = [c for c in observation.legal_moves if c > their_bid]
-    return min(mine) if mine else min(observation.legal_moves)
 
 
 def classroom_best_reply(bot):
@@ -178,7 +170,7 @@ def test_lesson5_teacher_prose_numbers():
     assert "four times better" in prose and exact_lead(_two_above, "one-higher", 4).mean == pytest.approx(4 * 0.5)
     # the alternative answer reads one-higher's hand by seat and leads as much as the exact best reply
     assert "`observation.hands[1 - observation.player]`" in prose and "leads by 4 points a game" in prose
-    assert exact_lead(_by_seat, "one-higher", 4, seat=1).mean == pytest.approx(4)
+    assert exact_lead(_hands_by_seat, "one-higher", 4, seat=1).mean == pytest.approx(4)
     assert classroom_best_reply("one-higher") == pytest.approx(4)
 
 

@@ -227,20 +227,31 @@ def lead_against_match_prize(hand, prizes) -> Fraction:
     >>> lead_against_match_prize((1, 2), (2, 3))   # off the path of play: hands that match-prize never leaves
     Fraction(-3, 1)
     """
+    return _lead(*_position(hand, prizes))
+
+
+def _position(hand, prizes) -> tuple[tuple, tuple]:
+    """``(hand, prizes)`` sorted, checked: as many different cards in hand as prizes left."""
     hand, prizes = tuple(sorted(int(c) for c in hand)), tuple(sorted(int(p) for p in prizes))
     if len(hand) != len(prizes) or len(set(hand)) != len(hand) or len(set(prizes)) != len(prizes):
         raise OptionError(f"a position needs as many different cards in hand as prizes left; got {hand} and {prizes}")
-    return _lead(hand, prizes)
+    return hand, prizes
 
 
-@functools.lru_cache(maxsize=None)
-def _lead(hand: tuple, prizes: tuple) -> Fraction:
+def _match_prize_bid(prize, prizes):
+    return prize
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _lead(hand: tuple, prizes: tuple, their_bid=_match_prize_bid) -> Fraction:
+    """The backward induction of :func:`lead_against` (by default against match-prize), kept across calls."""
     if not prizes:
         return Fraction(0)
     total = Fraction(0)
     for prize in prizes:
+        theirs = their_bid(prize, prizes)
         rest = tuple(p for p in prizes if p != prize)
-        total += max(prize * int(np.sign(card - prize)) + _lead(tuple(c for c in hand if c != card), rest)
+        total += max(prize * int(np.sign(card - theirs)) + _lead(tuple(c for c in hand if c != card), rest, their_bid)
                      for card in hand)
     return total / len(prizes)
 
@@ -261,23 +272,7 @@ def lead_against(hand, prizes, their_bid) -> Fraction:
     >>> float(lead_against((1, 2, 3, 4, 5), (1, 2, 3, 4, 5), lambda prize, prizes: len(prizes)))
     9.008333333333333
     """
-    hand, prizes = tuple(sorted(int(c) for c in hand)), tuple(sorted(int(p) for p in prizes))
-    if len(hand) != len(prizes) or len(set(hand)) != len(hand) or len(set(prizes)) != len(prizes):
-        raise OptionError(f"a position needs as many different cards in hand as prizes left; got {hand} and {prizes}")
-
-    @functools.lru_cache(maxsize=None)
-    def lead(hand: tuple, prizes: tuple) -> Fraction:
-        if not prizes:
-            return Fraction(0)
-        total = Fraction(0)
-        for prize in prizes:
-            theirs = their_bid(prize, prizes)
-            rest = tuple(p for p in prizes if p != prize)
-            total += max(prize * int(np.sign(card - theirs)) + lead(tuple(c for c in hand if c != card), rest)
-                         for card in hand)
-        return total / len(prizes)
-
-    return lead(hand, prizes)
+    return _lead(*_position(hand, prizes), their_bid)
 
 
 def game_tree_text(num_cards: int = 2) -> str:

@@ -48,26 +48,27 @@ def _strategy_problem(strategy, name: str, exercise: str, opponent: str):
     return None
 
 
-def _lead(strategy, opponent: str, seed: int):
-    """The leads from both seats, or a sentence when the strategy misbehaves in a position the trial games missed."""
+def _judged_lead(strategy, name: str, exercise: str, opponent: str, seed: int):
+    """``(lead over both seats, None)`` for a strategy that plays legally and alike from both seats;
+    else ``(None, the feedback that says what is wrong)``."""
+    problem = _strategy_problem(strategy, name, exercise, opponent)
+    if problem is not None:
+        return None, problem
     try:
-        return seat_leads(strategy, opponent, NUM_CARDS, seed=seed)
-    except AgentError as exc:
-        return f"in one of the {NUM_CARDS}-card games {exc}"
+        leads = seat_leads(strategy, opponent, NUM_CARDS, seed=seed)
+    except AgentError as exc:  # it misbehaves in a position the trial games missed
+        return None, wrong(exercise, f"in one of the {NUM_CARDS}-card games {exc}", "return one of observation.legal_moves")
+    if leads.uneven:
+        return None, wrong(exercise, leads.uneven_text(), SEAT_HINT)
+    return leads.overall, None
 
 
 @checker(5, E1)
 def check_my_strategy(my_strategy):
     """Exercise 1: a strategy that plays every game legally and leads the random bot, beyond sampling noise."""
-    problem = _strategy_problem(my_strategy, "my_strategy", E1, "random")
-    if problem is not None:
-        return problem
-    leads = _lead(my_strategy, "random", 21)
-    if isinstance(leads, str):
-        return wrong(E1, leads, "return one of observation.legal_moves")
-    if leads.uneven:
-        return wrong(E1, leads.uneven_text(), SEAT_HINT)
-    lead = leads.overall
+    lead, feedback = _judged_lead(my_strategy, "my_strategy", E1, "random", 21)
+    if feedback is not None:
+        return feedback
     if lead.clearly_positive:
         return correct(E1, f"it plays legally and leads the random bot in {NUM_CARDS}-card games by "
                            f"{lead.text().lstrip('+')}. Ready for the tournament.")
@@ -105,15 +106,9 @@ def _bids_two_above(strategy) -> bool:
 @checker(5, E2)
 def check_beats_one_higher(beat_one_higher):
     """Exercise 2: a strategy that beats one-higher on average, beyond sampling noise."""
-    problem = _strategy_problem(beat_one_higher, "beat_one_higher", E2, "one-higher")
-    if problem is not None:
-        return problem
-    leads = _lead(beat_one_higher, "one-higher", 23)
-    if isinstance(leads, str):
-        return wrong(E2, leads, "return one of observation.legal_moves")
-    if leads.uneven:
-        return wrong(E2, leads.uneven_text(), SEAT_HINT)
-    lead = leads.overall
+    lead, feedback = _judged_lead(beat_one_higher, "beat_one_higher", E2, "one-higher", 23)
+    if feedback is not None:
+        return feedback
     if lead.clearly_positive:
         why = (" Two above the prize beats one above, and a card thrown away costs one-higher a card it wanted."
                if _bids_two_above(beat_one_higher) else "")
