@@ -80,10 +80,6 @@ class CardTableView(GameView):
     def key(self, move) -> str:
         return ""
 
-    def face_text(self, card, seat: int | None = None) -> str:
-        """A card as short text for tables: its one name."""
-        return self.name(card, seat)
-
     # -- shared drawing ----------------------------------------------------
     def hand(self, state, seat):
         obs = state.observation(seat)
