@@ -262,6 +262,8 @@ def test_the_folder_and_error_pages_ask_nothing_of_another_host(server, browser)
     try:
         page.goto(f"{server}/voila/tree", timeout=LOAD_MS)
         page.wait_for_load_state("networkidle", timeout=LOAD_MS)
+        # the folder list is drawn by the page's script after its listing request: wait for it, not for the network
+        page.get_by_text("goofspiel.ipynb").first.wait_for(timeout=LOAD_MS)
         assert "goofspiel.ipynb" in page.content()
         answer = page.goto(f"{server}/voila/render/no-such-app.ipynb", timeout=LOAD_MS)
         page.wait_for_load_state("networkidle", timeout=LOAD_MS)
