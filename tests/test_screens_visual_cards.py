@@ -66,3 +66,21 @@ def test_seat_panel_cards_show_their_rank_at_projector_size(browser, game):  # n
         if card["name"] in ("goose", "joker"):
             continue
         assert card["big"] not in "♠♥♦♣" and card["size"] >= 20, (game, card)  # the rank, at 20 px or more
+
+
+def test_a_tiny_or_small_goose_shows_its_word_large_inside_the_card(browser):  # noqa: F811
+    cards = "".join(render_card("JK", "", size=size, name="Goose") for size in ("tiny", "small"))
+    for size in ("tiny", "small"):  # like other small cards, no corners to crowd the middle
+        classes = [cls for cls, _text in _texts(render_card("JK", "", size=size, name="Goose"))]
+        assert "gopskit-corner" not in classes, (size, classes)
+    page = open_page(browser, page_html(cards), (1920, 1080))
+    found = page.evaluate("""() => Array.from(document.querySelectorAll('.gopskit-cardface')).map(card => {
+        const word = Array.from(card.querySelectorAll('text')).find(t => t.textContent === 'Goose');
+        const box = word.getBoundingClientRect(), face = card.querySelector('svg').getBoundingClientRect();
+        return {size: parseFloat(getComputedStyle(word).fontSize) * word.getScreenCTM().a,
+                inside: box.left >= face.left && box.right <= face.right && box.bottom <= face.bottom};
+      })""")
+    page.close()
+    assert len(found) == 2
+    for card in found:  # the word was 8 px on a tiny card at 1920x1080 under a crowding corner star
+        assert card["size"] >= 12 and card["inside"], card

@@ -84,7 +84,12 @@ def render_card(
              + ('<rect x="5" y="5" width="60" height="90" rx="4" class="gopskit-red-frame"/>' if red else ""))
     top_corner = (f'<text x="8" y="22" class="gopskit-corner" fill="{colour}">{corner}</text>'
                   f'<text x="8" y="36" class="gopskit-corner-suit" fill="{colour}">{symbol}</text>')
-    if joker:  # the card's own word (the Goose), not the code "JK"
+    if joker and size in ("tiny", "small"):  # no corners, as for other small cards: the star and the word, both large
+        svg = (frame
+               + f'<text x="35" y="50" text-anchor="middle" class="gopskit-pip" fill="{colour}">★</text>'
+               + f'<text x="35" y="86" text-anchor="middle" class="gopskit-joker-word gopskit-joker-word-big" fill="{colour}" '
+               f'textLength="{min(64, 14 * len(word))}" lengthAdjust="spacingAndGlyphs">{escape(word)}</text></svg>')
+    elif joker:  # the card's own word (the Goose), not the code "JK"
         middle = (f'<text x="35" y="62" text-anchor="middle" class="gopskit-pip" fill="{colour}">★</text>'
                   f'<text x="35" y="86" text-anchor="middle" class="gopskit-joker-word" fill="{colour}" '
                   f'textLength="{min(58, 11 * len(word))}" lengthAdjust="spacingAndGlyphs">{escape(word)}</text>')
