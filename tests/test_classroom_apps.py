@@ -243,8 +243,9 @@ def test_the_teacher_form_counts_seats_from_player_1_and_explains_every_number(t
     teacher = TeacherApp(str(tmp_path / "c.sqlite3"))
     dealer = teacher._controls["dealer"][1]
     assert dealer.options[0] == ("Player 1", 0) and dealer.value == 0
-    hints = " ".join(box.children[1].value for box in teacher._options_box.children if len(box.children) > 1)
-    assert "0: one hand" in hints  # "Match to 0" says what 0 means
+    target = teacher._controls["target"][1]
+    assert "0: one hand" in target.description  # "Match to 0" says what 0 means, in its label
+    assert "0: one hand" not in teacher._hinted["target"].hint.value  # and its hint does not say it twice
     dealer_box = next(b for b in teacher._options_box.children if dealer in b.children)
     assert dealer_box.layout.display == "none"  # only Defeat the Dealer has a dealer
     teacher._controls["defeat_the_dealer"][1].value = True

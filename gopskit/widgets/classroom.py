@@ -46,7 +46,7 @@ from ..viz.svg import points_chart_svg
 from .assets import style_html
 from .boards import view_for
 from .cards import render_card
-from .panel import option_control, panel_message, read_control
+from .panel import HintedControl, option_control, panel_message, read_control
 from .seats import bot_label
 from .views.base import final_status, render_history_table, render_summary
 
@@ -283,6 +283,13 @@ class SeatBoard(widgets.VBox):
 # ---------------------------------------------------------------- helpers ---
 _LABEL = {"description_width": "initial"}  # a label as wide as its words: never "Away afte…"
 JOIN_FALLBACK = 5.0  # seconds: Join comes back even if the browser bridge never reports
+# each pairing's label on the teacher's form and what it does, shown under it
+PAIRING_WORDS = {
+    "random": ("Random tables", "waiting students are seated together at random; one left over plays the bot"),
+    "round-robin": ("Round robin", "press “Start round robin”: every two students meet once, the bot standing in "
+                    "for the odd one out"),
+    "challenge": ("Challenges", "students pick their opponent in the lobby"),
+}
 
 
 def describe_game(game: str, options: dict) -> str:
@@ -318,17 +325,6 @@ def form_control(spec, value) -> widgets.Widget:
         control.add_class("gopskit-option")
         return control
     return option_control(spec, value)
-
-
-def _with_hint(spec, control) -> widgets.Widget:
-    """A control with its option's explanation shown under it (not only as a tooltip)."""
-    hint = spec.help
-    if spec.kind == "optional-int" and "0" not in (hint or ""):
-        hint = f"{hint} (0: none)" if hint else "0: none"
-    if not hint or spec.kind == "bool":
-        return widgets.VBox([control], layout=widgets.Layout(width="auto"))
-    text = widgets.HTML(f'<div class="gopskit-hint">{escape(hint)}</div>')
-    return widgets.VBox([control, text], layout=widgets.Layout(width="auto", max_width="100%"))
 
 
 def network_addresses() -> list[str]:
@@ -646,7 +642,12 @@ class TeacherApp(widgets.VBox):
                                       description="Game", style=_LABEL)
         self._options_box, self._controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap")), {}
         self._options_box.add_class("gopskit-form-options")
-        self._pairing = widgets.Dropdown(options=list(PAIRINGS), value="random", description="Pairing", style=_LABEL)
+        self._options_box.add_class("gopskit-option-grid")
+        self._pairing = widgets.Dropdown(options=[(PAIRING_WORDS[p][0], p) for p in PAIRINGS], value="random",
+                                         description="Pairing", style=_LABEL)
+        self._pairing_hinted = HintedControl(self._pairing)
+        self._pairing.observe(lambda _c: self._pairing_hinted.set_hint(PAIRING_WORDS[self._pairing.value][1]), "value")
+        self._pairing_hinted.set_hint(PAIRING_WORDS["random"][1])
         self._bot = widgets.Dropdown(description="Bot standing in", style=_LABEL)
         self._timeout = widgets.BoundedIntText(value=60, min=5, max=3600, description="Away after (seconds)",
                                                style=_LABEL)
@@ -657,7 +658,7 @@ class TeacherApp(widgets.VBox):
         room_hint = widgets.HTML('<div class="gopskit-hint">A student who sends nothing for this long is “away”: '
                                  "the bot plays their seat until they come back.</div>")
         self._form = widgets.VBox([widgets.HTML("<h2>Open a room</h2>"), self._game, self._options_box,
-                                   widgets.HBox([self._pairing, self._bot]), widgets.HBox([self._timeout, self._auto]),
+                                   widgets.HBox([self._pairing_hinted, self._bot]), widgets.HBox([self._timeout, self._auto]),
                                    room_hint, create])
         self._form.add_class("gopskit-form")
         self._code_html, self._dashboard, self._message, self._download = (widgets.HTML() for _ in range(4))
@@ -687,7 +688,11 @@ class TeacherApp(widgets.VBox):
         defaults = {**cls().options(), **view.app_options}
         specs = [s for s in view.option_specs(cls) if s.name in cls.option_names()]
         self._controls = {s.name: (s, form_control(s, defaults.get(s.name))) for s in specs}
-        self._options_box.children = [_with_hint(s, c) for s, c in self._controls.values()]
+        self._hinted = {name: HintedControl(control) for name, (_s, control) in self._controls.items()}
+        self._options_box.children = list(self._hinted.values())
+        for _spec, control in self._controls.values():
+            control.observe(lambda _c: self._show_hints(), "value")
+        self._show_hints()
         if "dealer" in self._controls and "defeat_the_dealer" in self._controls:
             switch = self._controls["defeat_the_dealer"][1]
             switch.observe(lambda _c: self._dealer_shown(), "value")
@@ -695,6 +700,18 @@ class TeacherApp(widgets.VBox):
         bots = agent_names(cls.from_options(view.app_options))
         self._bot.options = [(bot_label(b), b) for b in bots]
         self._bot.value = next((b for b in view.bot_preference if b in bots), bots[0])
+
+    def _show_hints(self) -> None:
+        """Each option's explanation under its control, in the boards' words for the options now chosen
+        (what the chosen tie rule does, what the Ace is worth); while the options do not go together, each
+        says what its own value does."""
+        view, cls = view_for(self._game.value), rules_class(self._game.value)
+        try:
+            rules = cls.from_options(view.settle_options(self.options()))
+        except (GopsError, TypeError):
+            rules = None
+        for name, (spec, control) in self._controls.items():
+            self._hinted[name].set_hint(spec.explain(control.value) if rules is None else view.option_help(spec, rules))
 
     def _dealer_shown(self) -> None:
         """The first dealer matters only in Defeat the Dealer: its control shows only then."""

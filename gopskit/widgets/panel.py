@@ -49,11 +49,11 @@ def option_control(spec: OptionSpec, value) -> widgets.Widget:
     common = {"description": spec.label, "style": _STYLE, "layout": _WIDE, "tooltip": spec.help}
     if spec.kind == "bool":
         control = widgets.Checkbox(value=bool(value), indent=False, **common)
-    elif spec.kind == "choice":
+    elif spec.kind == "choice":  # each choice by its label, the rules' value behind it
         choices = list(spec.choices)
         if value not in choices:
             choices.append(value)
-        control = widgets.Dropdown(options=choices, value=value, **common)
+        control = widgets.Dropdown(options=[(spec.choice_label(c), c) for c in choices], value=value, **common)
     elif spec.kind == "seat":  # a seat number, shown as the boards name players: Player 1 is seat 0
         seats = [(f"Player {k + 1}", k) for k in range(spec.low, spec.high + 1)]
         control = widgets.Dropdown(options=seats, value=int(value or 0), **common)
@@ -64,6 +64,23 @@ def option_control(spec: OptionSpec, value) -> widgets.Widget:
         control = widgets.Text(value="" if value is None else str(value), **common)
     control.add_class("gopskit-option")
     return control
+
+
+class HintedControl(widgets.VBox):
+    """A control with its option's explanation shown under it, as on every options form of the kit
+    (a board's panel, the teacher's room form): a tooltip alone is never seen on a projector."""
+
+    def __init__(self, control: widgets.Widget, hint: str = ""):
+        self.control, self.hint = control, widgets.HTML()
+        super().__init__([control, self.hint], layout=widgets.Layout(width="auto", max_width="100%"))
+        self.add_class("gopskit-hinted")
+        self.set_hint(hint)
+
+    def set_hint(self, text: str) -> None:
+        """Show ``text`` under the control (and as its tooltip)."""
+        self.control.tooltip = text or None
+        self.hint.value = f'<div class="gopskit-hint">{escape(text)}</div>' if text else ""
+        self.hint.layout.display = None if text else "none"
 
 
 def read_control(spec: OptionSpec, control: widgets.Widget):
@@ -141,7 +158,9 @@ class OptionsPanel(widgets.VBox):
         self._message = widgets.HTML()
         for control in self.controls.values():
             control.observe(self._options_changed, "value")
-        grid = widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap"))
+        self.hinted = {name: HintedControl(control) for name, control in self.controls.items()}
+        grid = widgets.HBox(list(self.hinted.values()), layout=widgets.Layout(flex_flow="row wrap"))
+        grid.add_class("gopskit-option-grid")
         self.children = [grid, widgets.HTML("<b>Seats</b> (a person or a bot)"), self._seat_box, self._message]
         self.add_class("gopskit-options")
         self._set_seats(seats)
@@ -167,19 +186,23 @@ class OptionsPanel(widgets.VBox):
             rules = self.rules()
         except (GopsError, TypeError) as exc:
             self._message.value = f'<span class="gopskit-error">{escape(self.message(exc))}</span>'
+            self._set_help()
             return
         self._message.value = ""
         self._set_seats(self.seats(), rules)
         self._set_help(rules)
 
     def _set_help(self, rules=None) -> None:
-        """Tooltips as the rules now chosen make them (Ace high: what the Ace is worth with this many cards)."""
+        """Each control's explanation as the rules now chosen make it (Ace high: what the Ace is worth with
+        this many cards; a drop-down: what its chosen value does)."""
         try:
             rules = rules or self.rules()
-        except (GopsError, TypeError):
+        except (GopsError, TypeError):  # options that do not go together: each says what its own value does
+            for spec in self.specs:
+                self.hinted[spec.name].set_hint(spec.explain(self.controls[spec.name].value))
             return
         for spec in self.specs:
-            self.controls[spec.name].tooltip = self.help_for(spec, rules)
+            self.hinted[spec.name].set_hint(self.help_for(spec, rules))
 
     def _set_seats(self, wanted: list[str], rules=None):
         if rules is None:

@@ -29,6 +29,9 @@ from ...games.base import GameState, MatchState, Rules
 from ..cards import render_card
 
 KEYS = {1: "a", 10: "0", 11: "j", 12: "q", 13: "k"}
+PRIZE_ORDER_WORDS = (("shuffled", "Shuffled", "the prize cards are turned in a random order"),
+                     ("ascending", "Lowest first", "the prize cards are turned from the lowest up"),
+                     ("descending", "Highest first", "the prize cards are turned from the highest down"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,6 +51,20 @@ class OptionSpec:
     low: int = 0
     high: int = 100
     help: str = ""
+    words: tuple = ()  # a "choice": (value, label, meaning) for each, so no control shows an engine name
+
+    def choice_label(self, value) -> str:
+        """What the drop-down shows for ``value`` (its label, else the value itself)."""
+        return next((label for v, label, _meaning in self.words if v == value), str(value))
+
+    def meaning(self, value) -> str:
+        """What choosing ``value`` does, in a few words (``""`` if the spec does not say)."""
+        return next((meaning for v, _label, meaning in self.words if v == value), "")
+
+    def explain(self, value) -> str:
+        """The option's explanation with ``value`` chosen: ``help``, and for a choice what ``value`` does."""
+        meaning = self.meaning(value) if self.kind == "choice" else ""
+        return f"{self.help}: {meaning}" if self.help and meaning else (meaning or self.help)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,8 +120,9 @@ class GameView:
         return ""
 
     def option_help(self, spec: OptionSpec, rules: Rules) -> str:
-        """An option's tooltip under the rules now chosen in the panel (most are fixed: ``spec.help``)."""
-        return spec.help
+        """An option's explanation under the rules now chosen (shown under its control and as its tooltip):
+        ``spec.help``, and for a choice what the chosen value does."""
+        return spec.explain(getattr(rules, spec.name, None))
 
     def settle_options(self, values: dict) -> dict:
         """The panel's options as the rules should get them (a game whose options depend on each other adjusts them)."""

@@ -30,7 +30,7 @@ class DivideAndConquerView(CardTableView):
     chart_axis = "trick"
 
     def option_specs(self, rules_class):
-        return [OptionSpec("halves", "Halves", "int", low=1, high=2, help="2: swap hands after five tricks")]
+        return [OptionSpec("halves", "Halves", "int", low=1, high=2, help="2: the full game, hands swapped after five tricks; 1: only the first five tricks")]
 
     def face(self, card, seat=None):
         return card_name(int(card)), SUITS[seat] if seat is not None else ""

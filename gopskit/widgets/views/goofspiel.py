@@ -25,10 +25,10 @@ import dataclasses
 from html import escape
 
 from ...games.base import GameState, MatchState
-from ...games.goofspiel import TIE_RULES, Goofspiel, TurnView
+from ...games.goofspiel import PRIZE_ORDERS, TIE_RULES, Goofspiel, TurnView
 from ...cards import and_list, card_name, counted, in_sentence
 from ..cards import render_card, render_cards
-from .base import (GameView, HandCard, OptionSpec, _key, _number, all_events, hand_over_text, match_line_text,
+from .base import (PRIZE_ORDER_WORDS, GameView, HandCard, OptionSpec, _key, _number, all_events, hand_over_text, match_line_text,
                    match_over, render_scoreboard, score_label)
 from .table import empty_pile
 
@@ -67,17 +67,23 @@ class GoofspielView(GameView):
     def option_specs(self, rules_class=Goofspiel) -> list[OptionSpec]:
         return [
             OptionSpec("num_cards", "Cards", "int", low=1, high=13, help="cards in each suit (1 to 13)"),
-            OptionSpec("players", "Players", "int", low=2, high=7),
-            OptionSpec("ties", "Ties", "choice", TIE_RULES, help="what happens when the top bids are equal"),
-            OptionSpec("rebid_open", "Rebid open to all", "bool", help="rebid only: may players outside the tie win"),
-            OptionSpec("prize_order", "Prize order", "choice", ("shuffled", "ascending", "descending")),
+            OptionSpec("players", "Players", "int", low=2, high=7, help="2 to 7; four or more play with a second pack"),
+            OptionSpec("ties", "Ties", "choice", TIE_RULES, help="when the highest bids are equal", words=(
+                ("discard", "Discard the prize", "nobody takes the prize; it leaves the game"),
+                ("carry", "Carry it over", "the prize stays and the next turn is played for both"),
+                ("unique", "Highest unmatched bid", "every bid someone else matched drops out; the highest bid left wins"),
+                ("rebid", "Bid again", "the prize stays, another is turned, and only the players who tied can win both"))),
+            OptionSpec("rebid_open", "Rebid open to all", "bool",
+                       help="with ties “Bid again”: anyone may win the rebid, not only the players who tied"),
+            OptionSpec("prize_order", "Prize order", "choice", PRIZE_ORDERS, words=PRIZE_ORDER_WORDS),
             OptionSpec("ace_high", "Ace high", "bool", help="the Ace bids above the top card and is worth one more"),
             OptionSpec("blind", "Blind", "bool", help="the prize is turned only after the bids"),
-            OptionSpec("face_down_trophies", "Face-down trophies", "bool", help="won piles hidden until the end"),
+            OptionSpec("face_down_trophies", "Face-down trophies", "bool", help="won piles and scores hidden until the end"),
             OptionSpec("hidden_bids", "Hidden bids", "bool", help="only the winner of each turn is announced; every bid is revealed at the end"),
             OptionSpec("defeat_the_dealer", "Defeat the dealer", "bool", help="the dealer sees the prize and bids first"),
             OptionSpec("dealer", "First dealer", "seat", low=0, high=6, help="Defeat the Dealer: who deals the first hand"),
-            OptionSpec("target", "Match to (0: one hand)", "optional-int", low=0, high=1000, help="play hands until a total reaches this (0: one hand)"),
+            OptionSpec("target", "Match to (0: one hand)", "optional-int", low=0, high=1000,
+                       help="deal hands until someone's total reaches this"),
             OptionSpec("max_hands", "At most hands", "int", low=1, high=1000, help="a match stops after this many hands"),
         ]
 
@@ -257,7 +263,7 @@ class GoofspielView(GameView):
             high = dataclasses.replace(rules, ace_high=True)
             return (f"the Ace bids above the {card_name(rules.num_cards)} (the top card) and is worth "
                     f"{high.points(1)} as a prize")
-        return spec.help
+        return super().option_help(spec, rules)
 
     def rules_text(self, rules: Goofspiel) -> str:
         """One line on the rules in play, shown under the board's title."""

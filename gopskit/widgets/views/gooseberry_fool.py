@@ -61,9 +61,12 @@ class GooseberryFoolView(CardTableView):
 
     def option_specs(self, rules_class):
         return [
-            OptionSpec("target", "Play to (0: one deal)", "optional-int", low=0, high=1000, help="0: a single deal"),
-            OptionSpec("ending", "Who wins the match", "choice", ENDINGS),
-            OptionSpec("dealer", "First dealer", "seat", low=0, high=2),
+            OptionSpec("target", "Play to (0: one deal)", "optional-int", low=0, high=1000,
+                       help="deal again until someone's total reaches this"),
+            OptionSpec("ending", "Who wins the match", "choice", ENDINGS, help="at the target", words=(
+                ("middling", "The middling total", "the player with the middling total (if two tie, the third)"),
+                ("reach", "The odd one out", "the only player to reach the target, or the only one to fall short"))),
+            OptionSpec("dealer", "First dealer", "seat", low=0, high=2, help="the player after the dealer leads first"),
             OptionSpec("max_hands", "At most deals", "int", low=1, high=1000, help="a match stops after this many deals"),
         ]
 

@@ -31,10 +31,14 @@ class GopsForThreeView(CardTableView):
 
     def option_specs(self, rules_class):
         return [
-            OptionSpec("deals", "Deals", "int", low=1, high=10),
-            OptionSpec("target", "Play to (0: play the deals above)", "optional-int", low=0, high=1000, help="0: play the number of deals; a target plays deals until someone reaches it"),
+            OptionSpec("deals", "Deals", "int", low=1, high=10, help="deals in a game (1 to 10)"),
+            OptionSpec("target", "Play to (0: play the deals above)", "optional-int", low=0, high=1000,
+                       help="instead of a number of deals, deal until someone's total reaches this"),
             OptionSpec("aces_pair", "Aces pair", "bool", help="two Aces tie whatever their declarations"),
-            OptionSpec("bottom_joker", "Joker at the bottom", "choice", BOTTOM_JOKER_RULES),
+            OptionSpec("bottom_joker", "Joker at the bottom", "choice", BOTTOM_JOKER_RULES,
+                       help="a Joker left at the bottom of the stack", words=(
+                           ("last-trick", "Last diamond", "it is won with the last diamond"),
+                           ("nobody", "Nobody", "it stays unturned and nobody wins it"))),
             OptionSpec("max_deals", "At most deals", "int", low=1, high=1000, help="a game to a target stops after this many"),
         ]
 

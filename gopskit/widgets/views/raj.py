@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...cards import counted
 from ...games.raj import CARRY_RULES, PRIZE_ORDERS, prize_label
-from .base import OptionSpec
+from .base import PRIZE_ORDER_WORDS, OptionSpec
 from .table import CardTableView, Seat
 
 
@@ -28,9 +28,14 @@ class RajView(CardTableView):
 
     def option_specs(self, rules_class):
         return [
-            OptionSpec("players", "Players", "int", low=2, high=5),
-            OptionSpec("prize_order", "Prize order", "choice", PRIZE_ORDERS),
-            OptionSpec("carry_decides", "Carried prizes go by", "choice", CARRY_RULES),
+            OptionSpec("players", "Players", "int", low=2, high=5, help="2 to 5"),
+            OptionSpec("prize_order", "Prize order", "choice", PRIZE_ORDERS, words=PRIZE_ORDER_WORDS),
+            OptionSpec("carry_decides", "Carried prizes go by", "choice", CARRY_RULES,
+                       help="when a tie leaves prizes on the table and a new one is turned", words=(
+                           ("newest", "Newest prize", "the newest prize decides: a plus prize and all on offer go to "
+                            "the highest bid, a minus prize and all on offer to the lowest"),
+                           ("total", "Their total", "the sign of their total decides: above 0 the highest "
+                            "bid takes them, below 0 the lowest (0: as the newest prize)"))),
         ]
 
     def face(self, card, seat=None):

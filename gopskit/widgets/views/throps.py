@@ -22,8 +22,11 @@ class ThropsView(CardTableView):
 
     def option_specs(self, rules_class):
         return [
-            OptionSpec("scoring_suit", "Scoring suit", "choice", SCORING_SUITS, help="the suit that scores plus"),
-            OptionSpec("target", "Play to (0: one deal)", "optional-int", low=0, high=1000, help="0: a single deal"),
+            OptionSpec("scoring_suit", "Scoring suit", "choice", SCORING_SUITS, help="the suit that scores plus", words=(
+                ("best", "Most valuable", "each player's suit worth the most"),
+                ("longest", "Longest", "each player's suit with the most cards (the richer of two as long)"))),
+            OptionSpec("target", "Play to (0: one deal)", "optional-int", low=0, high=1000,
+                       help="deal again until someone's total reaches this"),
             OptionSpec("max_deals", "At most deals", "int", low=1, high=1000, help="a game to a target stops after this many"),
         ]
 
