@@ -107,3 +107,12 @@ def test_a_choice_that_does_not_go_with_the_others_still_says_what_it_does(tmp_p
     teacher._controls["target"][1].value = "0"
     teacher._controls["ending"][1].value = "reach"
     assert "the only player to reach the target" in teacher._hinted["ending"].hint.value
+
+
+def test_the_strategy_explorer_names_its_tie_rules_as_the_board_does():
+    from gopskit.widgets.explorers import StrategyExplorer
+
+    explorer = StrategyExplorer(num_cards=3)
+    board = dict(make_board("goofspiel")._panel.controls["ties"].options)
+    assert explorer.ties.options == (("Discard the prize", "discard"), ("Carry it over", "carry"))
+    assert all(board[label] == value for label, value in explorer.ties.options)

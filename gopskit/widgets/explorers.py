@@ -19,6 +19,7 @@ import traitlets
 from ..numbers import number, signed, significant
 from ._guard import guarded
 from .assets import style_html
+from .views.goofspiel import TIE_CHOICES
 from .explore_data import (
     ALGORITHMS, FULL_DECK, bid_table, full_deck_solution, goofspiel_solution, learning_trace, matrix_report, matrix_text,
     mix_text, parse_cards, parse_labelled_matrix, preset, preset_names, render_matrix_html, steps_text, survivors_after,
@@ -186,7 +187,9 @@ class StrategyExplorer(Explorer):
         self.num_cards = widgets.Dropdown(options=decks, value=num_cards, description="Cards", style=_STYLE)
         self.objective = widgets.Dropdown(options=[("most points", "points"), ("win the game", "win")], value="points",
                                           description="Aim", style=_STYLE)
-        self.ties = widgets.Dropdown(options=["discard", "carry"], value="discard", description="Ties", style=_STYLE)
+        solved = ("discard", "carry")  # the tie rules the exact solver takes
+        self.ties = widgets.Dropdown(options=[(label, value) for value, label, _ in TIE_CHOICES if value in solved],
+                                     value="discard", description="Ties", style=_STYLE)
         self.hand = widgets.Text(value="all", description="Your hand", style=_STYLE)
         self.opp_hand = widgets.Text(value="all", description="Opponent's hand", style=_STYLE)
         self.prizes = widgets.Text(value="all", description="Prizes left", style=_STYLE)

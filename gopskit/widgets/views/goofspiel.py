@@ -42,6 +42,15 @@ TIE_WORDS = {
 }
 
 
+# each tie rule on a control: its label and what it does (the options panel, the strategy explorer)
+TIE_CHOICES = (
+    ("discard", "Discard the prize", "nobody takes the prize; it leaves the game"),
+    ("carry", "Carry it over", "the prize stays and the next turn is played for both"),
+    ("unique", "Highest unmatched bid", "every bid someone else matched drops out; the highest bid left wins"),
+    ("rebid", "Bid again", "the prize stays, another is turned, and only the players who tied can win both"),
+)
+
+
 def seat_suit(seat: int) -> str:
     """The suit seat ``seat`` bids with: spades, hearts, clubs, then again from a second pack."""
     return SEAT_SUITS[seat % len(SEAT_SUITS)]
@@ -68,11 +77,7 @@ class GoofspielView(GameView):
         return [
             OptionSpec("num_cards", "Cards", "int", low=1, high=13, help="cards in each suit (1 to 13)"),
             OptionSpec("players", "Players", "int", low=2, high=7, help="2 to 7; four or more play with a second pack"),
-            OptionSpec("ties", "Ties", "choice", TIE_RULES, help="when the highest bids are equal", words=(
-                ("discard", "Discard the prize", "nobody takes the prize; it leaves the game"),
-                ("carry", "Carry it over", "the prize stays and the next turn is played for both"),
-                ("unique", "Highest unmatched bid", "every bid someone else matched drops out; the highest bid left wins"),
-                ("rebid", "Bid again", "the prize stays, another is turned, and only the players who tied can win both"))),
+            OptionSpec("ties", "Ties", "choice", TIE_RULES, help="when the highest bids are equal", words=TIE_CHOICES),
             OptionSpec("rebid_open", "Rebid open to all", "bool",
                        help="with ties “Bid again”: anyone may win the rebid, not only the players who tied"),
             OptionSpec("prize_order", "Prize order", "choice", PRIZE_ORDERS, words=PRIZE_ORDER_WORDS),
