@@ -53,3 +53,17 @@ def test_cfr_hides_the_game_it_ignores():
     assert "Press Run" not in explorer.status
     explorer.algorithm.value = "fictitious play"
     assert not explorer.game.disabled and "Press Run for 20 iterations of fictitious play on Matching Pennies" in explorer.status
+
+
+def test_the_exploitability_axis_reads_as_plain_numbers():
+    from gopskit.viz.figures import convergence_figure
+
+    fig = convergence_figure(range(1, 301), [2.0 / k for k in range(1, 301)])
+    ax = fig.axes[-1]
+    shown = [label.get_text() for label in ax.get_yticklabels() if label.get_text()]
+    assert shown, shown
+    assert all(re.fullmatch(r"[0-9.,]+", text) for text in shown), shown  # '0.01', '0.1', '1': no 10^-1
+    assert "0.1" in shown and "1" in shown
+    explorer = LearningExplorer()
+    explorer.refresh()
+    assert "10^" not in explorer._picture.value and "10^{" not in " ".join(_texts(explorer))

@@ -20,6 +20,7 @@ import functools
 import numpy as np
 from matplotlib import rc_context
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
 
 from ..numbers import clean, number, numbers_together
 from .svg import DASHES, PALETTE
@@ -145,6 +146,7 @@ def convergence_figure(iterations, exploitability, strategies=None, labels=None,
     positive = np.maximum(e[:upto], 1e-12)
     ax.plot(t[:upto], positive, color=PALETTE[1], lw=2)
     ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(_plain_power))  # 1, 0.1, 0.01: not 10⁰, 10⁻¹ for a school class
     ax.set_xlim(t[0], t[-1])
     ax.set_ylim(max(min(np.maximum(e, 1e-12).min(), 1.0) * 0.5, 1e-9), max(e.max(), 1e-6) * 2)
     ax.set_xlabel("iteration")
@@ -152,6 +154,17 @@ def convergence_figure(iterations, exploitability, strategies=None, labels=None,
     ax.grid(alpha=0.3, which="both")
     fig.suptitle(title)
     return fig
+
+
+def _plain_power(value: float, _position=None) -> str:
+    """A log axis's tick as a plain decimal (``0.001``), down to a millionth; below that as a power of ten."""
+    if value <= 0:
+        return ""
+    if value >= 1:
+        return f"{value:,.0f}"
+    if value >= 1e-6:
+        return f"{value:.6f}".rstrip("0")
+    return f"$10^{{{int(round(np.log10(value)))}}}$"
 
 
 __all__ = ["DASHES", "convergence_figure", "figure_to_svg", "heatmap_figure", "payoff_lines_figure"]
