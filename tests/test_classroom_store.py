@@ -6,7 +6,10 @@ test's own, so timeouts are exact.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
 
 import pytest
 from test_classroom_support import clock, postgres_url, store, store_url  # noqa: F401  (fixtures)
@@ -361,6 +364,47 @@ def test_a_mixed_alphabet_word_is_refused_with_the_letter_named(store):
     store.join(room.code, "Ann")
     with pytest.raises(RoomError, match="it looks just like 'Ann'"):
         store.join(room.code, GREEK_ALPHA + GREEK_NU + GREEK_NU)
+
+
+@pytest.mark.parametrize("twin", [
+    "Ann\u034f",        # combining grapheme joiner
+    "Ann\u3164",        # Hangul filler (a letter that draws nothing)
+    "A\ufe0fnn",        # variation selector
+    "Ann\u2800",        # blank Braille pattern
+    "An\U000e0100n",    # variation selector supplement
+])
+def test_a_character_that_draws_nothing_cannot_make_a_second_ann(store, twin):
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    store.join(room.code, "Ann")
+    with pytest.raises(RoomError, match="the name 'Ann' is taken"):
+        store.join(room.code, twin)
+    assert [p["name"] for p in store.overview(room.teacher_key).players] == ["Ann"]
+
+
+@pytest.mark.parametrize("name, words", [
+    ('=HYPERLINK("x")', "cannot start with '='"),
+    ("+1 555", "cannot start with '+'"),
+    ("-2+3", "cannot start with '-'"),
+    ("@SUM(A1)", "cannot start with '@'"),
+    ("Z" + "\u0336" * 12, "more than 3 accents or marks"),
+])
+def test_names_a_spreadsheet_would_run_or_drawn_over_the_page_are_refused(store, name, words):
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    with pytest.raises(RoomError, match=re.escape(words)) as refused:
+        store.join(room.code, name)
+    assert "start it with a letter or a digit" in str(refused.value) or "one accent or two" in str(refused.value)
+    fine = ["Nguy\u1ec5n V\u0103n", "Jean-Luc", "O'Brien", "\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f"]
+    assert [store.join(room.code, name).name for name in fine] == fine
+    assert sorted(p["name"] for p in store.overview(room.teacher_key).players) == sorted(fine)
+
+
+def test_the_export_never_hands_a_spreadsheet_a_formula(store):
+    room, players, seats = seat_two(store)
+    # a name stored by an older kit, before joining refused it
+    store.db.run(lambda tx: tx.run("UPDATE players SET name = ? WHERE name = ?", ('=HYPERLINK("http://x","Ann")', "Ann")))
+    play_out(store, list(seats.values()))
+    rows = list(csv.DictReader(io.StringIO(store.export(room.teacher_key).bids_csv())))
+    assert rows and {r["player"] for r in rows} == {"'=HYPERLINK(\"http://x\",\"Ann\")", "Bob"}
 
 
 def test_names_in_other_alphabets_join_and_can_be_challenged(store):

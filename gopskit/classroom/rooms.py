@@ -30,11 +30,13 @@ from ..games import available_games, rules_class
 from .db import Tx
 from .errors import AccessError, RoomError
 from .gameplay import PLAYING, advance, dumps, reclaim_seats, room_row, rules_for, table_state
-from .names import mixed_script, name_key, normal_name
+from .names import MAX_MARKS, mixed_script, name_key, normal_name, stacked_marks
 from .pairing import PAIRINGS, random_tables, round_robin
 from .tokens import hash_key, new_id, new_key, new_room_code, normal_code, shown_code
 
 MAX_NAME = 24
+#: First characters a spreadsheet reads as the start of a formula (the export's bids.csv holds names).
+FORMULA_STARTS = ("=", "+", "-", "@")
 AUTO_PAIR_REST = 15.0  # seconds after a game before auto-pairing seats a student again (a rematch fits in)
 PREFERRED_BOTS = ("match-prize", "gops3-proportional", "throps-greedy", "gooseberry-middler", "dc-greedy",
                   "raj-proportional", "random")
@@ -135,6 +137,12 @@ def end_room(tx: Tx, teacher_key: str, now: float) -> int:
 def clean_name(name) -> str:
     """A student's name as shown: NFKC-normalised, trimmed, 1 to 24 printable characters, one alphabet a word.
 
+    Characters that draw nothing are dropped (see :mod:`.names`: with one,
+    a second "Ann" would look just like the first). Refused: a letter under
+    more than three combining marks (drawn over the lines around it) and a
+    first character ``= + - @`` (a spreadsheet opening the export would run
+    the name as a formula).
+
     >>> clean_name("  Ada  Lovelace ")
     'Ada Lovelace'
     """
@@ -143,6 +151,12 @@ def clean_name(name) -> str:
     text = normal_name(name)
     if not 1 <= len(text) <= MAX_NAME or any(unicodedata.category(c)[0] == "C" for c in text):
         raise RoomError(f"a name has 1 to {MAX_NAME} letters, digits or spaces; {_short(name)} does not fit")
+    if stacked_marks(text):
+        raise RoomError(f"{_short(text)} stacks more than {MAX_MARKS} accents or marks on one letter: "
+                        "type your name as it is written, one accent or two a letter")
+    if text.startswith(FORMULA_STARTS):
+        raise RoomError(f"a name cannot start with {text[0]!r} (a spreadsheet would read {_short(text)} as a "
+                        f"formula): start it with a letter or a digit")
     mixed = mixed_script(text)
     if mixed:
         raise RoomError(f"{text!r} mixes Latin letters with {mixed[1]} ones (the {mixed[0]!r} is {mixed[1]}): "
