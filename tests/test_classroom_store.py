@@ -439,6 +439,17 @@ def test_submit_of_garbage_moves_is_a_clear_refusal(store):
     assert view.my_move is not None
 
 
+def test_a_move_too_big_to_print_is_refused_with_a_message(store):
+    room, players, seats = seat_two(store)
+    for huge in (10**5000, -(10**5000)):  # Python will not even write these in decimal
+        with pytest.raises(IllegalMoveError, match="more than 12 digits cannot be played now; playable: 1, 2, 3, 4"):
+            store.submit(seats["Ann"], huge)
+    with pytest.raises(IllegalMoveError, match=r"^'xxx.*\.\.\. cannot be played now") as refused:
+        store.submit(seats["Ann"], "x" * 1_000_000)
+    assert len(str(refused.value)) < 200
+    assert store.seat_view(seats["Ann"]).my_move is None
+
+
 def test_the_name_skeleton_examples_hold():
     import doctest
 

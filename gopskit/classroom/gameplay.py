@@ -33,7 +33,7 @@ from ..agents import make_agent
 from ..agents.labels import bot_label
 from ..errors import IllegalMoveError
 from ..games import rules_class
-from ..games.base import GameState, MatchState, Rules
+from ..games.base import GameState, MatchState, Rules, show
 from .db import Tx
 from .errors import AccessError, RoomError, StaleMoveError
 from .tokens import hash_key, shown_code
@@ -227,7 +227,8 @@ def legal_move(state: GameState, player: int, move):
                 isinstance(move, (int, np.integer)) and not isinstance(move, bool)
                 and isinstance(candidate, int) and candidate == move):
             return candidate
-    raise IllegalMoveError(f"{move!r} cannot be played now; playable: {', '.join(map(str, legal)) or 'nothing'}")
+    shown = show(move) if not isinstance(move, int) or abs(move) < 10**12 else "a number of more than 12 digits"
+    raise IllegalMoveError(f"{shown} cannot be played now; playable: {', '.join(map(str, legal)) or 'nothing'}")
 
 
 def advance(tx: Tx, table: dict, room: dict, state: GameState, now: float) -> None:
