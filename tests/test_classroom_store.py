@@ -450,6 +450,40 @@ def test_a_move_too_big_to_print_is_refused_with_a_message(store):
     assert store.seat_view(seats["Ann"]).my_move is None
 
 
+def count_writes(store) -> list:
+    """Record, from now on, whether each transaction of ``store`` was a write (True) or a read."""
+    kinds, run = [], store.db.run
+
+    def counted(work, write=True):
+        kinds.append(write)
+        return run(work, write)
+
+    store.db.run = counted
+    return kinds
+
+
+def test_a_flood_of_beats_and_clicks_does_not_take_the_write_lock(store, clock):
+    """A hostile page can send a message a millisecond: repeated beats and unplayable clicks only read."""
+    room, players, seats = seat_two(store)
+    ann = seats["Ann"]
+    move = store.seat_view(ann).observation["legal_moves"][0]
+    store.submit(ann, move, 0)
+    clock.advance(0.5)
+    writes = count_writes(store)
+    for _ in range(200):
+        store.heartbeat(players["Ann"].player_key)
+        with pytest.raises(StaleMoveError, match="you already played"):
+            store.submit(ann, move, 0)
+        with pytest.raises(StaleMoveError, match="moved on to turn 1"):
+            store.submit(ann, move, 5)
+    assert writes.count(True) == 0
+    clock.advance(1)
+    store.heartbeat(players["Ann"].player_key)  # a beat a second later is written: presence stays exact
+    assert writes.count(True) == 1
+    before = store.overview(room.teacher_key).players
+    assert [p["seen_ago"] for p in before if p["name"] == "Ann"] == [0]
+
+
 def test_the_name_skeleton_examples_hold():
     import doctest
 

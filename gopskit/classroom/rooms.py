@@ -208,6 +208,12 @@ def heartbeat(tx: Tx, player_key: str, now: float) -> dict:
     return player
 
 
+def stood_in(tx: Tx, player_id: str) -> bool:
+    """Whether a bot stands in for this student at an unfinished table (a heartbeat then takes the seat back)."""
+    return tx.one("SELECT s.table_id FROM seats s JOIN game_tables t ON t.id = s.table_id WHERE s.player = ? "
+                  "AND s.stand_in_since IS NOT NULL AND t.status = ? LIMIT 1", (player_id, PLAYING)) is not None
+
+
 def leave(tx: Tx, player_key: str) -> None:
     """The student leaves the room: they are paired no more, and bots stand in at once."""
     player = player_by_key(tx, player_key)
@@ -377,4 +383,4 @@ def auto_pair(tx: Tx, room: dict, now: float) -> list[str]:
 
 __all__ = ["RoomSettings", "ask_rematch", "auto_pair", "claim_seat", "create_room", "create_table",
            "current_seat", "end_room", "heartbeat", "join", "leave", "next_round", "pair_waiting",
-           "player_by_key", "schedule_due", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]
+           "player_by_key", "schedule_due", "stood_in", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]
