@@ -450,6 +450,18 @@ def test_a_move_too_big_to_print_is_refused_with_a_message(store):
     assert store.seat_view(seats["Ann"]).my_move is None
 
 
+def test_a_room_takes_a_bounded_number_of_students(store, monkeypatch):
+    from gopskit.classroom import rooms
+
+    monkeypatch.setattr(rooms, "MAX_PLAYERS", 3)
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    for name in ("Ann", "Bob", "Cy"):
+        store.join(room.code, name)
+    with pytest.raises(RoomError, match=r"is full: it has 3 students, the most one room takes; ask your teacher"):
+        store.join(room.code, "Dee")
+    assert len(store.overview(room.teacher_key).players) == 3
+
+
 def count_writes(store) -> list:
     """Record, from now on, whether each transaction of ``store`` was a write (True) or a read."""
     kinds, run = [], store.db.run

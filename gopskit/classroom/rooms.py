@@ -35,6 +35,9 @@ from .pairing import PAIRINGS, random_tables, round_robin
 from .tokens import hash_key, new_id, new_key, new_room_code, normal_code, shown_code
 
 MAX_NAME = 24
+#: Students one room takes. Each joining page adds a row that every lobby and the teacher's page
+#: list; without a cap a script reloading the student page could add thousands.
+MAX_PLAYERS = 300
 #: First characters a spreadsheet reads as the start of a formula (the export's bids.csv holds names).
 FORMULA_STARTS = ("=", "+", "-", "@")
 AUTO_PAIR_REST = 15.0  # seconds after a game before auto-pairing seats a student again (a rematch fits in)
@@ -181,6 +184,10 @@ def join(tx: Tx, code: str, name: str, now: float) -> tuple[str, str]:
         raise RoomError(f"room {shown_code(room['code'])} has ended; ask your teacher for the new code")
     shown = clean_name(name)
     key = name_key(shown)
+    count = int(tx.one("SELECT COUNT(*) AS n FROM players WHERE room = ?", (room["code"],))["n"])
+    if count >= MAX_PLAYERS:
+        raise RoomError(f"room {shown_code(room['code'])} is full: it has {count} students, the most one room takes; "
+                        "ask your teacher to open another room")
     taken = tx.one("SELECT name FROM players WHERE room = ? AND name_key = ?", (room["code"], key))
     if taken:
         alike = "" if taken["name"] == shown else f" (it looks just like {taken['name']!r}, who is already here)"
