@@ -6,7 +6,10 @@ test's own, so timeouts are exact.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
 
 import pytest
 from test_classroom_support import clock, postgres_url, store, store_url  # noqa: F401  (fixtures)
@@ -363,6 +366,47 @@ def test_a_mixed_alphabet_word_is_refused_with_the_letter_named(store):
         store.join(room.code, GREEK_ALPHA + GREEK_NU + GREEK_NU)
 
 
+@pytest.mark.parametrize("twin", [
+    "Ann\u034f",        # combining grapheme joiner
+    "Ann\u3164",        # Hangul filler (a letter that draws nothing)
+    "A\ufe0fnn",        # variation selector
+    "Ann\u2800",        # blank Braille pattern
+    "An\U000e0100n",    # variation selector supplement
+])
+def test_a_character_that_draws_nothing_cannot_make_a_second_ann(store, twin):
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    store.join(room.code, "Ann")
+    with pytest.raises(RoomError, match="the name 'Ann' is taken"):
+        store.join(room.code, twin)
+    assert [p["name"] for p in store.overview(room.teacher_key).players] == ["Ann"]
+
+
+@pytest.mark.parametrize("name, words", [
+    ('=HYPERLINK("x")', "cannot start with '='"),
+    ("+1 555", "cannot start with '+'"),
+    ("-2+3", "cannot start with '-'"),
+    ("@SUM(A1)", "cannot start with '@'"),
+    ("Z" + "\u0336" * 12, "more than 3 accents or marks"),
+])
+def test_names_a_spreadsheet_would_run_or_drawn_over_the_page_are_refused(store, name, words):
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    with pytest.raises(RoomError, match=re.escape(words)) as refused:
+        store.join(room.code, name)
+    assert "start it with a letter or a digit" in str(refused.value) or "one accent or two" in str(refused.value)
+    fine = ["Nguy\u1ec5n V\u0103n", "Jean-Luc", "O'Brien", "\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f"]
+    assert [store.join(room.code, name).name for name in fine] == fine
+    assert sorted(p["name"] for p in store.overview(room.teacher_key).players) == sorted(fine)
+
+
+def test_the_export_never_hands_a_spreadsheet_a_formula(store):
+    room, players, seats = seat_two(store)
+    # a name stored by an older kit, before joining refused it
+    store.db.run(lambda tx: tx.run("UPDATE players SET name = ? WHERE name = ?", ('=HYPERLINK("http://x","Ann")', "Ann")))
+    play_out(store, list(seats.values()))
+    rows = list(csv.DictReader(io.StringIO(store.export(room.teacher_key).bids_csv())))
+    assert rows and {r["player"] for r in rows} == {"'=HYPERLINK(\"http://x\",\"Ann\")", "Bob"}
+
+
 def test_names_in_other_alphabets_join_and_can_be_challenged(store):
     room = store.create_room("goofspiel", {"num_cards": 2}, pairing="challenge", auto_pair=False)
     ann = store.join(room.code, "Ann")
@@ -393,6 +437,63 @@ def test_submit_of_garbage_moves_is_a_clear_refusal(store):
             store.submit(seats["Ann"], garbage)
     view = store.submit(seats["Ann"], np.int64(store.seat_view(seats["Ann"]).observation["legal_moves"][0]), ply=np.int64(0))
     assert view.my_move is not None
+
+
+def test_a_move_too_big_to_print_is_refused_with_a_message(store):
+    room, players, seats = seat_two(store)
+    for huge in (10**5000, -(10**5000)):  # Python will not even write these in decimal
+        with pytest.raises(IllegalMoveError, match="more than 12 digits cannot be played now; playable: 1, 2, 3, 4"):
+            store.submit(seats["Ann"], huge)
+    with pytest.raises(IllegalMoveError, match=r"^'xxx.*\.\.\. cannot be played now") as refused:
+        store.submit(seats["Ann"], "x" * 1_000_000)
+    assert len(str(refused.value)) < 200
+    assert store.seat_view(seats["Ann"]).my_move is None
+
+
+def test_a_room_takes_a_bounded_number_of_students(store, monkeypatch):
+    from gopskit.classroom import rooms
+
+    monkeypatch.setattr(rooms, "MAX_PLAYERS", 3)
+    room = store.create_room("goofspiel", {"num_cards": 3})
+    for name in ("Ann", "Bob", "Cy"):
+        store.join(room.code, name)
+    with pytest.raises(RoomError, match=r"is full: it has 3 students, the most one room takes; ask your teacher"):
+        store.join(room.code, "Dee")
+    assert len(store.overview(room.teacher_key).players) == 3
+
+
+def count_writes(store) -> list:
+    """Record, from now on, whether each transaction of ``store`` was a write (True) or a read."""
+    kinds, run = [], store.db.run
+
+    def counted(work, write=True):
+        kinds.append(write)
+        return run(work, write)
+
+    store.db.run = counted
+    return kinds
+
+
+def test_a_flood_of_beats_and_clicks_does_not_take_the_write_lock(store, clock):
+    """A hostile page can send a message a millisecond: repeated beats and unplayable clicks only read."""
+    room, players, seats = seat_two(store)
+    ann = seats["Ann"]
+    move = store.seat_view(ann).observation["legal_moves"][0]
+    store.submit(ann, move, 0)
+    clock.advance(0.5)
+    writes = count_writes(store)
+    for _ in range(200):
+        store.heartbeat(players["Ann"].player_key)
+        with pytest.raises(StaleMoveError, match="you already played"):
+            store.submit(ann, move, 0)
+        with pytest.raises(StaleMoveError, match="moved on to turn 1"):
+            store.submit(ann, move, 5)
+    assert writes.count(True) == 0
+    clock.advance(1)
+    store.heartbeat(players["Ann"].player_key)  # a beat a second later is written: presence stays exact
+    assert writes.count(True) == 1
+    before = store.overview(room.teacher_key).players
+    assert [p["seen_ago"] for p in before if p["name"] == "Ann"] == [0]
 
 
 def test_the_name_skeleton_examples_hold():

@@ -14,7 +14,8 @@ unprivileged user (uid 65534) without capabilities, a private 16 MB folder
 ``/entry`` holding a read-only copy of the student's file and a private 16 MB
 ``/tmp``, both in memory,
 no ``gopskit`` to import, a seccomp filter that refuses new processes and a
-few kernel interfaces (``ptrace``, ``pidfd_*``, ``bpf``, namespaces), and
+few kernel interfaces (``ptrace``, ``pidfd_*``, ``bpf``, namespaces, shared
+memory that the memory limit would not count), and
 resource limits (memory, open files, file size, processes, CPU). The folder
 lives in the sandbox's memory and disappears with it: nothing is left on disk.
 
@@ -268,13 +269,19 @@ def _installed_gopskit() -> list[str]:
 
 
 # x86-64 and arm64 system call numbers the filter refuses (EPERM), and clone3 (ENOSYS: glibc then uses clone).
+# The second line of each list is memory that lives outside the process's address space, so that the memory
+# limit (RLIMIT_AS) would not count it: System V shared memory, message queues and semaphores, POSIX message
+# queues, memfd_create and memfd_secret. A segment filled and detached stayed in the sandbox's IPC namespace
+# until the sandbox ended, so one move could hold gigabytes of the teacher's memory.
 _SYSCALLS = {
     "x86_64": {"arch": 0xC000003E, "clone": 56, "clone3": 435, "deny": (
         57, 58, 101, 310, 311, 312, 424, 434, 438, 321, 298, 323, 425, 426, 427, 248, 249, 250,
-        165, 166, 155, 161, 272, 308, 135)},
+        165, 166, 155, 161, 272, 308, 135,
+        29, 30, 31, 67, 64, 65, 66, 220, 68, 69, 70, 71, 240, 319, 447)},
     "aarch64": {"arch": 0xC00000B7, "clone": 220, "clone3": 435, "deny": (
         117, 270, 271, 272, 424, 434, 438, 280, 241, 282, 425, 426, 427, 217, 218, 219,
-        40, 39, 41, 51, 97, 268, 92)},
+        40, 39, 41, 51, 97, 268, 92,
+        194, 195, 196, 197, 190, 191, 192, 193, 186, 187, 188, 189, 180, 279, 447)},
 }
 
 
@@ -285,8 +292,10 @@ def seccomp_program() -> bytes | None:
     without ``CLONE_THREAD``; threads are allowed), ``ptrace``,
     ``process_vm_*``, ``pidfd_*``, ``bpf``, ``perf_event_open``,
     ``userfaultfd``, ``io_uring``, the key ring, mounts, ``unshare``,
-    ``setns`` and ``personality``; any other architecture's calls (x32,
-    32-bit) are refused too.
+    ``setns`` and ``personality``, and memory the memory limit cannot see
+    (System V shared memory, message queues and semaphores, POSIX message
+    queues, ``memfd_create``, ``memfd_secret``); any other architecture's
+    calls (x32, 32-bit) are refused too.
     """
     table = _SYSCALLS.get(platform.machine())
     if table is None:
@@ -613,7 +622,7 @@ class SandboxWorker:
         return f"withdrawn after {self.limits.max_timeouts} timed-out games"
 
     def _keep_output(self, line: dict) -> None:
-        text, cut = str(line.get("out", "")), int(line.get("cut", 0) or 0)
+        text, cut = line["out"], line["cut"]
         room = max(0, self.limits.output_limit - len(self.output))
         self.output += text[:room]
         self.output_cut += cut + max(0, len(text) - room)
@@ -645,7 +654,12 @@ class SandboxWorker:
 
     def _take_line(self, reading: "_Reading", line: bytes, now: float) -> None:
         if line[:1] == b"d":
-            self._keep_output(_json(line[1:]) or {})
+            closing = _closing_line(line)
+            if closing is None:  # not what the worker writes: a strategy wrote on the pipe
+                reading.fail(Reply(error="crash", detail="wrote something that is not an answer on the "
+                                   "tournament's pipe"), discard=True)
+                return
+            self._keep_output(closing)
             reading.done, reading.ended = True, now
             if self._buffer:
                 reading.fail(Reply(error="crash", detail="wrote something that is not an answer on the "
@@ -811,13 +825,38 @@ def _widen_pipes(process) -> None:
             pass
 
 
+#: The forfeit kinds a worker reports itself (the parent adds "crash", "load" and its own "timeout").
+WORKER_ERRORS = ("exception", "timeout", "memory", "malformed", "withdrawn")
+
+
+def _closing_line(line: bytes) -> dict | None:
+    """A batch's closing line (``d`` and ``{"done": n, "out": text, "cut": n}``) as a dict, or None.
+
+    Only what the worker writes is taken: a strategy that writes on the
+    pipe itself (any JSON at all) must not reach the parent's arithmetic.
+
+    >>> _closing_line(b'd{"done": 2, "out": "hi", "cut": 0}')["out"]
+    'hi'
+    >>> _closing_line(b'd{"cut": 1e999}') is None, _closing_line(b"d[1]") is None
+    (True, True)
+    """
+    data = _json(line[1:])
+    if not isinstance(data, dict) or set(data) != {"done", "out", "cut"}:
+        return None
+    if not isinstance(data["out"], str) or any(type(data[k]) is not int or data[k] < 0 for k in ("done", "cut")):
+        return None
+    return data
+
+
 def _parse_reply(line: bytes) -> Reply | None:
     """A worker's reply line as a Reply (``None`` when it is not one)."""
     head = line[:1]
     try:
         if head == b"e":
             kind, detail = json.loads(line[1:])
-            return Reply(error=str(kind), detail=str(detail)[:400])
+            if kind not in WORKER_ERRORS or not isinstance(detail, str):
+                return None
+            return Reply(error=kind, detail=detail[:400])
         if head == b"s":
             return Reply(move=str(json.loads(line[1:]))[:40])
         return Reply(move=int(line[:40]))

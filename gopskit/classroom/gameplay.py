@@ -33,7 +33,7 @@ from ..agents import make_agent
 from ..agents.labels import bot_label
 from ..errors import IllegalMoveError
 from ..games import rules_class
-from ..games.base import GameState, MatchState, Rules
+from ..games.base import GameState, MatchState, Rules, show
 from .db import Tx
 from .errors import AccessError, RoomError, StaleMoveError
 from .tokens import hash_key, shown_code
@@ -198,9 +198,25 @@ def seat_kind(seat: dict) -> str:
 # ------------------------------------------------------------- writing ---
 def submit(tx: Tx, seat_key: str, move, ply: int | None, now: float) -> None:
     """Store one seat's move after checking it against the engine; then play on (see :func:`advance`)."""
+    seat, room, table, state, canonical = check_submit(tx, seat_key, move, ply, lock=True)
+    player = seat["seat"]
+    if seat["stand_in_since"] is not None:  # the student is back: they take the seat over again
+        tx.run("UPDATE seats SET stand_in_since = NULL WHERE table_id = ? AND seat = ?", (table["id"], player))
+    _insert_move(tx, table, player, canonical, "player", now)
+    advance(tx, table, room, state, now)
+
+
+def check_submit(tx: Tx, seat_key: str, move, ply: int | None, lock: bool = False):
+    """Every check of :func:`submit`, nothing written: ``(seat, room, table, state, move as the engine spells it)``.
+
+    Raises what :func:`submit` would. Run in a read transaction first
+    (``lock=False``), it turns a flood of clicks that cannot be played (a
+    card clicked again and again, a turn that is over) away without taking
+    the store's write lock, which every other page of the class needs.
+    """
     seat = seat_by_key(tx, seat_key)
-    room = room_row(tx, seat["room"], lock="share")
-    table = table_row(tx, seat["table_id"], lock=True)
+    room = room_row(tx, seat["room"], lock="share" if lock else None)
+    table = table_row(tx, seat["table_id"], lock=lock)
     _check_open(room, table)
     if ply is not None and ply != table["ply"]:
         raise StaleMoveError(f"that move was for turn {ply + 1}, but the game has moved on to turn {table['ply'] + 1}; "
@@ -212,11 +228,7 @@ def submit(tx: Tx, seat_key: str, move, ply: int | None, now: float) -> None:
         raise StaleMoveError(f"you already played {pending[player]!r} this turn; wait for the others")
     if player not in state.to_move():
         raise IllegalMoveError(f"it is not your turn: waiting for {_seat_list(state.to_move())}")
-    canonical = legal_move(state, player, move)
-    if seat["stand_in_since"] is not None:  # the student is back: they take the seat over again
-        tx.run("UPDATE seats SET stand_in_since = NULL WHERE table_id = ? AND seat = ?", (table["id"], player))
-    _insert_move(tx, table, player, canonical, "player", now)
-    advance(tx, table, room, state, now)
+    return seat, room, table, state, legal_move(state, player, move)
 
 
 def legal_move(state: GameState, player: int, move):
@@ -227,7 +239,8 @@ def legal_move(state: GameState, player: int, move):
                 isinstance(move, (int, np.integer)) and not isinstance(move, bool)
                 and isinstance(candidate, int) and candidate == move):
             return candidate
-    raise IllegalMoveError(f"{move!r} cannot be played now; playable: {', '.join(map(str, legal)) or 'nothing'}")
+    shown = show(move) if not isinstance(move, int) or abs(move) < 10**12 else "a number of more than 12 digits"
+    raise IllegalMoveError(f"{shown} cannot be played now; playable: {', '.join(map(str, legal)) or 'nothing'}")
 
 
 def advance(tx: Tx, table: dict, room: dict, state: GameState, now: float) -> None:
@@ -482,6 +495,6 @@ def events_so_far(state: GameState) -> int:
     return sum(1 for hand in hands for e in getattr(hand, "events", []) if e is not None)
 
 
-__all__ = ["ACTORS", "ENDED", "FINISHED", "PLAYING", "SeatView", "advance", "bot_move", "complete_moves",
+__all__ = ["ACTORS", "ENDED", "FINISHED", "PLAYING", "SeatView", "advance", "bot_move", "check_submit", "complete_moves",
            "legal_move", "rebuild", "rules_for", "seat_view", "stand_in_for_absent", "submit", "table_snapshot",
            "think_ahead", "warm_bot", "away", "away_snapshot", "bots_due", "still_to_move"]

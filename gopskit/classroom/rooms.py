@@ -30,11 +30,16 @@ from ..games import available_games, rules_class
 from .db import Tx
 from .errors import AccessError, RoomError
 from .gameplay import PLAYING, advance, dumps, reclaim_seats, room_row, rules_for, table_state
-from .names import mixed_script, name_key, normal_name
+from .names import MAX_MARKS, mixed_script, name_key, normal_name, stacked_marks
 from .pairing import PAIRINGS, random_tables, round_robin
 from .tokens import hash_key, new_id, new_key, new_room_code, normal_code, shown_code
 
 MAX_NAME = 24
+#: Students one room takes. Each joining page adds a row that every lobby and the teacher's page
+#: list; without a cap a script reloading the student page could add thousands.
+MAX_PLAYERS = 300
+#: First characters a spreadsheet reads as the start of a formula (the export's bids.csv holds names).
+FORMULA_STARTS = ("=", "+", "-", "@")
 AUTO_PAIR_REST = 15.0  # seconds after a game before auto-pairing seats a student again (a rematch fits in)
 PREFERRED_BOTS = ("match-prize", "gops3-proportional", "throps-greedy", "gooseberry-middler", "dc-greedy",
                   "raj-proportional", "random")
@@ -135,6 +140,12 @@ def end_room(tx: Tx, teacher_key: str, now: float) -> int:
 def clean_name(name) -> str:
     """A student's name as shown: NFKC-normalised, trimmed, 1 to 24 printable characters, one alphabet a word.
 
+    Characters that draw nothing are dropped (see :mod:`.names`: with one,
+    a second "Ann" would look just like the first). Refused: a letter under
+    more than three combining marks (drawn over the lines around it) and a
+    first character ``= + - @`` (a spreadsheet opening the export would run
+    the name as a formula).
+
     >>> clean_name("  Ada  Lovelace ")
     'Ada Lovelace'
     """
@@ -143,6 +154,12 @@ def clean_name(name) -> str:
     text = normal_name(name)
     if not 1 <= len(text) <= MAX_NAME or any(unicodedata.category(c)[0] == "C" for c in text):
         raise RoomError(f"a name has 1 to {MAX_NAME} letters, digits or spaces; {_short(name)} does not fit")
+    if stacked_marks(text):
+        raise RoomError(f"{_short(text)} stacks more than {MAX_MARKS} accents or marks on one letter: "
+                        "type your name as it is written, one accent or two a letter")
+    if text.startswith(FORMULA_STARTS):
+        raise RoomError(f"a name cannot start with {text[0]!r} (a spreadsheet would read {_short(text)} as a "
+                        f"formula): start it with a letter or a digit")
     mixed = mixed_script(text)
     if mixed:
         raise RoomError(f"{text!r} mixes Latin letters with {mixed[1]} ones (the {mixed[0]!r} is {mixed[1]}): "
@@ -167,6 +184,10 @@ def join(tx: Tx, code: str, name: str, now: float) -> tuple[str, str]:
         raise RoomError(f"room {shown_code(room['code'])} has ended; ask your teacher for the new code")
     shown = clean_name(name)
     key = name_key(shown)
+    count = int(tx.one("SELECT COUNT(*) AS n FROM players WHERE room = ?", (room["code"],))["n"])
+    if count >= MAX_PLAYERS:
+        raise RoomError(f"room {shown_code(room['code'])} is full: it has {count} students, the most one room takes; "
+                        "ask your teacher to open another room")
     taken = tx.one("SELECT name FROM players WHERE room = ? AND name_key = ?", (room["code"], key))
     if taken:
         alike = "" if taken["name"] == shown else f" (it looks just like {taken['name']!r}, who is already here)"
@@ -192,6 +213,12 @@ def heartbeat(tx: Tx, player_key: str, now: float) -> dict:
     tx.run("UPDATE players SET last_seen = ? WHERE id = ?", (now, player["id"]))
     reclaim_seats(tx, player["id"])
     return player
+
+
+def stood_in(tx: Tx, player_id: str) -> bool:
+    """Whether a bot stands in for this student at an unfinished table (a heartbeat then takes the seat back)."""
+    return tx.one("SELECT s.table_id FROM seats s JOIN game_tables t ON t.id = s.table_id WHERE s.player = ? "
+                  "AND s.stand_in_since IS NOT NULL AND t.status = ? LIMIT 1", (player_id, PLAYING)) is not None
 
 
 def leave(tx: Tx, player_key: str) -> None:
@@ -363,4 +390,4 @@ def auto_pair(tx: Tx, room: dict, now: float) -> list[str]:
 
 __all__ = ["RoomSettings", "ask_rematch", "auto_pair", "claim_seat", "create_room", "create_table",
            "current_seat", "end_room", "heartbeat", "join", "leave", "next_round", "pair_waiting",
-           "player_by_key", "schedule_due", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]
+           "player_by_key", "schedule_due", "stood_in", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]

@@ -39,6 +39,9 @@ from .migrations import migrate
 from .tokens import hash_key
 
 PlayerKey = str
+#: Seconds within which a student's next heartbeat only reads (see :meth:`ClassroomStore.heartbeat`);
+#: pages beat every two seconds and count as away after five at the least.
+BEAT_WRITE_EVERY = 1.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,8 +171,19 @@ class ClassroomStore:
         return PlayerKeys(room["room"], room["name"], key)
 
     def heartbeat(self, player_key: str) -> None:
-        """The page is alive (call every few seconds); takes back a seat a bot stood in for."""
-        self._write(lambda tx, now: rooms.heartbeat(tx, player_key, now))
+        """The page is alive (call every few seconds); takes back a seat a bot stood in for.
+
+        A beat within :data:`BEAT_WRITE_EVERY` seconds of the last one, with
+        no seat to take back, only reads: a page that beats a thousand times
+        a second (a hostile client can make it) never holds the write lock
+        the rest of the class needs.
+        """
+        def fresh(tx, now):
+            player = rooms.player_by_key(tx, player_key)
+            return 0 <= now - player["last_seen"] < BEAT_WRITE_EVERY and not rooms.stood_in(tx, player["id"])
+
+        if not self._read(fresh):
+            self._write(lambda tx, now: rooms.heartbeat(tx, player_key, now))
 
     def lobby(self, player_key: str) -> reports.Lobby:
         return self._read(lambda tx, now: reports.lobby(tx, player_key, now))
@@ -222,6 +236,9 @@ class ClassroomStore:
             raise IllegalMoveError(f"{show(move)} is not a move: a move is a card number or a card name; nothing was played")
         ply = None if ply is None else int(ply)
         move = as_move(move)
+        # refused clicks (again and again on a card, a turn that is over) are told so from a read: only
+        # a move that can be played takes the write lock, which the whole class shares
+        self._read(lambda tx, now: gameplay.check_submit(tx, seat_key, move, ply))
 
         def snapshot(tx, now):
             seat = gameplay.seat_by_key(tx, seat_key)

@@ -1,0 +1,120 @@
+"""More hostile entries against the real sandbox: memory the memory limit cannot see, forged protocol lines.
+
+Each test runs a real sandboxed worker (bubblewrap; these tests FAIL, never
+skip, without it: ``sudo apt-get install bubblewrap``) on an attack written
+as a student would, and checks the attack is refused with a reason and that
+the parent (the tournament) carries on.
+"""
+
+import pytest
+
+from gopskit.arena import sandbox as sandbox_module
+from gopskit.arena.sandbox import INSTALL_HINT, Limits, SandboxWorker, isolation
+
+OBS = {"prize": 4, "hand": [1, 4, 6], "legal_moves": [1, 4, 6], "turn": 0, "player": 0, "history": []}
+SMALL = Limits(time_limit=5, load_time_limit=5, memory_limit=128 * 2**20)
+
+OPEN_FENCE = '''
+import sys
+
+
+def open_fence():
+    """Walk up the stack to the worker's fence module and switch the audit hook off."""
+    frame = sys._getframe()
+    while frame is not None:
+        fence = frame.f_locals.get("fence")
+        if fence is not None and hasattr(fence, "Fence"):
+            fence.Fence.__call__ = lambda self, event, args: None
+            return
+        frame = frame.f_back
+    raise RuntimeError("no fence found on the stack")
+'''
+
+# 4 x 64 MB kept in System V shared memory, each segment filled then detached: with a 128 MB memory limit
+# the process holds none of it in its address space, and the segments outlive their mapping.
+SYSV_SHM = OPEN_FENCE + '''
+import ctypes
+import os
+
+
+def strategy(observation):
+    open_fence()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+    libc.shmdt.argtypes = [ctypes.c_void_p]
+    size = 64 * 2**20
+    for kept in range(4):
+        ident = libc.shmget(0, ctypes.c_size_t(size), 0o1600)
+        if ident < 0:
+            number = ctypes.get_errno()
+            raise OSError(number, os.strerror(number))
+        address = libc.shmat(ident, None, 0)
+        ctypes.memset(address, 1, size)
+        libc.shmdt(ctypes.c_void_p(address))
+    return 4
+'''
+
+# 12 memory files of 16 MB (the file-size limit) kept open: 192 MB outside a 128 MB address space.
+MEMFD = '''
+import os
+
+kept = []
+
+
+def strategy(observation):
+    block = b"x" * 2**20
+    for _ in range(12):
+        fd = os.memfd_create("notes")
+        for _ in range(16):
+            os.write(fd, block)
+        kept.append(fd)
+    return 4
+'''
+
+
+@pytest.fixture(scope="module", autouse=True)
+def bubblewrap():
+    if isolation() != "bubblewrap":
+        pytest.fail(f"bubblewrap is not usable here ({sandbox_module.isolation_report()}); "
+                    f"install it with: {INSTALL_HINT}")
+
+
+def one_move(tmp_path, code, limits=SMALL):
+    path = tmp_path / "attack.py"
+    path.write_text(code, encoding="utf-8")
+    with SandboxWorker(path, limits) as worker:
+        return worker.play([("g", 1, OBS)])["g"]
+
+
+@pytest.mark.parametrize("code", [SYSV_SHM, MEMFD], ids=["sysv-shared-memory", "memfd"])
+def test_memory_the_memory_limit_cannot_see_is_refused(tmp_path, code):
+    reply = one_move(tmp_path, code)
+    assert reply.error == "exception", reply
+    assert "Operation not permitted" in reply.detail
+
+
+FORGERIES = [b'd{"cut": "lots"}', b"d[1]", b'd{"cut": 1e999}',
+             # a forfeit of a kind the worker never reports, closed as the worker would, then silence:
+             # the parent took the made-up kind as the game's forfeit reason
+             b'e["<script>alert(1)</script>", "made up"]\nd{"done": 1, "out": "", "cut": 0}']
+
+
+@pytest.mark.parametrize("line", FORGERIES, ids=[f.decode()[:24] for f in FORGERIES])
+def test_a_forged_protocol_line_is_a_crash_of_that_entry_not_of_the_tournament(tmp_path, line):
+    written = line + b"\n"
+    code = (
+        "import os\nimport sys\nimport time\n\n\ndef strategy(observation):\n"
+        "    frame = sys._getframe()\n"
+        "    while frame is not None:\n"
+        "        channel = frame.f_locals.get('channel')\n"
+        "        if channel is not None and hasattr(channel, 'fd_out'):\n"
+        f"            os.write(channel.fd_out, {written!r})\n"
+        "            break\n"
+        "        frame = frame.f_back\n"
+        "    time.sleep(1)\n"
+        "    return observation.prize\n"
+    )
+    reply = one_move(tmp_path, code, Limits(time_limit=2, load_time_limit=5))
+    assert reply.error == "crash", reply
+    assert "not an answer on the tournament's pipe" in reply.detail
