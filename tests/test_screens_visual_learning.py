@@ -67,3 +67,12 @@ def test_the_exploitability_axis_reads_as_plain_numbers():
     explorer = LearningExplorer()
     explorer.refresh()
     assert "10^" not in explorer._picture.value and "10^{" not in " ".join(_texts(explorer))
+
+
+def test_the_heat_map_prints_every_chance_with_two_decimals():
+    import numpy as np
+
+    from gopskit.viz.figures import heatmap_figure
+
+    fig = heatmap_figure(np.array([[0.2, 0.5], [0.8, 0.5]]), [1, 2], [1, 2])
+    assert sorted(t.get_text() for t in fig.axes[0].texts) == ["0.20", "0.50", "0.50", "0.80"]  # not 0.2 beside 0.19, nor 1/2

@@ -22,7 +22,7 @@ from matplotlib import rc_context
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from ..numbers import clean, number, numbers_together
+from ..numbers import clean, fixed, numbers_together
 from .svg import DASHES, PALETTE
 
 _STYLES = ("-", "--", ":", "-.")
@@ -111,7 +111,7 @@ def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optima
     ax.set_title(title)
     for (i, j), p in np.ndenumerate(P):
         if p >= 0.005:
-            ax.text(j, i, number(p), ha="center", va="center", color="white" if p < 0.6 else "black")
+            ax.text(j, i, fixed(p), ha="center", va="center", color="white" if p < 0.6 else "black")  # a grid: 0.20 beside 0.19
     fig.colorbar(image, ax=ax, label="probability")
     return fig
 
