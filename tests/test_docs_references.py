@@ -60,6 +60,7 @@ def test_the_architecture_page_covers_the_interfaces_others_rely_on():
 # names, file sizes and cross-references are checked against the code as it is.
 # --------------------------------------------------------------------------
 DOCS = ["README.md", "lessons/README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md")),
+        *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples").glob("*/README.md")),
         *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "binder").iterdir() if p.is_file())]
 PROJECT_DIRS = ("benchmarks", "tests", "gopskit", "examples", "notebooks", "lessons", "docs", "binder")
 PLACEHOLDERS = re.compile(r"\b(?:NN|NAME|CODE|FOLDER|FILE|OWNER)\b|[<>]|__pycache__")  # made up or made at run time
