@@ -192,7 +192,7 @@ def _spoil(record, how):
 
 
 @pytest.mark.parametrize("how, message", [
-    ("twice", "bad deal: card\\(s\\) dealt twice"),
+    ("twice", "bad deal: a card dealt twice: 2S"),
     ("short", "13 cards"),
     ("joker", "not a card of the pack"),
     ("bad bid", "turn 2: player 3 cannot play"),

@@ -117,7 +117,7 @@ def update_settings(tx: Tx, teacher_key: str, changes: dict) -> RoomSettings:
     room = teacher_room(tx, teacher_key, lock=True)
     unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(RoomSettings)})
     if unknown:
-        raise OptionError(f"unknown room setting(s): {', '.join(unknown)}; allowed: pairing, bot, timeout, auto_pair, rematch")
+        raise OptionError(f"unknown room {'setting' if len(unknown) == 1 else 'settings'}: {', '.join(unknown)}; allowed: pairing, bot, timeout, auto_pair, rematch")
     settings = dataclasses.replace(settings_of(room), **changes).checked(rules_for(room["game"], room["options"]))
     tx.run("UPDATE rooms SET settings = ?, version = version + 1 WHERE code = ?",
            (dumps(dataclasses.asdict(settings)), room["code"]))

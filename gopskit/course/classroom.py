@@ -10,7 +10,8 @@ this module gives the lesson its few steps:
   and run the kit's submission check on it (one sandboxed game);
 * :func:`demo_tournament`: a small, seeded tournament of example "students"
   and the kit's bots, the same for every student (the exercises read it).
-  It takes half a minute to play, so its results ship with the kit
+  It takes a few seconds on an idle computer (longer when a whole class
+  plays it at once on one server), so its results ship with the kit
   (``gopskit/data/lesson5-demo-tournament.json``, written by
   ``python -m gopskit.course.classroom``; a test replays its games);
 * :func:`class_tournament`: every file in the class folder against the bots;
@@ -100,7 +101,7 @@ def _tournament_results(folder, bots, num_cards: int, games: int, seed: int, bot
 
 
 def run_demo_tournament(num_cards: int = NUM_CARDS, games: int = DEMO_GAMES, seed: int = DEMO_SEED):
-    """Play the demo: the example students against the bots, a seeded round robin (half a minute or so)."""
+    """Play the demo: the example students against the bots, a seeded round robin (about 6 s on an idle 2-core computer)."""
     folder = pathlib.Path(tempfile.mkdtemp(prefix="gopskit-demo-"))
     for name, function in EXAMPLES.items():
         entry_from_function(function, name=name, folder=folder)

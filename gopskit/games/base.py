@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..cards import counted
 from ..errors import GopsError, IllegalMoveError, OptionError, RecordError
 
 Move = Any  # an int or a short string: always JSON-serialisable and hashable
@@ -121,7 +122,7 @@ class Rules:
         unknown = sorted(set(options) - set(cls.option_names()))
         if unknown:
             raise OptionError(
-                f"unknown option(s) for {cls.name}: {', '.join(unknown)}; "
+                f"unknown {'option' if len(unknown) == 1 else 'options'} for {cls.name}: {', '.join(unknown)}; "
                 f"allowed: {', '.join(cls.option_names())}"
             )
         return cls(**{k: _from_json(v) for k, v in options.items()})
@@ -261,7 +262,7 @@ class GameState:
         elif isinstance(moves, Sequence) and not isinstance(moves, str):
             if len(moves) != len(movers):
                 raise IllegalMoveError(
-                    f"expected {len(movers)} move(s), one for each of {_players(movers)}, got {len(moves)}"
+                    f"expected {counted(len(movers), 'move')}, one for each of {_players(movers)}, got {len(moves)}"
                 )
             joint = dict(zip(movers, moves))
         else:

@@ -526,7 +526,7 @@ def _replay(rules: GopsForThree, hand: Mapping, hand_number: int) -> GopsForThre
             raise RecordError(f"{exc}{where}", turn=t) from None
     if state.stack[:state.turned] != prizes:
         raise RecordError(
-            f"the record lists {len(prizes)} prize card(s) but the play turned {state.turned}: "
+            f"the record lists {counted(len(prizes), 'prize card')} but the play turned {state.turned}: "
             f"{', '.join(map(str, state.stack[:state.turned])) or 'none'}{where}"
         )
     return state

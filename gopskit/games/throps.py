@@ -369,7 +369,7 @@ def _check_deal(hands, stock, full: bool = True) -> None:
         parse_card(card)
     twice = sorted({c for c in cards if cards.count(c) > 1})
     if twice:
-        raise GopsError(f"card(s) dealt twice: {', '.join(twice)}")
+        raise GopsError(f"{'a card' if len(twice) == 1 else 'cards'} dealt twice: {', '.join(twice)}")
     sizes = [len(h) for h in hands] + [len(stock)]
     if full and sizes != [13] * 4:
         raise GopsError(f"each hand and the stock hold 13 cards; got {sizes[:3]} in hand and {sizes[3]} in the stock")

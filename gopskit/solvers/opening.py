@@ -10,7 +10,7 @@ solution would (the same turn games, built from the same stored values).
 
 The kit ships the book of the 13-card game (``points``, ties ``discard``),
 and its *deep layer*, the 10-card values rounded to 0.001 points
-(:func:`save_deep_layer`: 4.3 MB instead of 86), with which the book plays
+(:func:`save_deep_layer`: 4.3 MiB instead of 86 MiB), with which the book plays
 the third turn too, each bid within 0.001 points of the equilibrium's
 guarantee. Both are made from a complete solve by::
 
@@ -131,7 +131,7 @@ def save_deep_layer(solution: GoofspielSolution, path, j: int, step: float = DEE
     of the equilibrium's guarantee. The file keeps one value per pattern
     and its mirror (the mirror's is the negation), as differences from the
     same pattern's value in the previous prize set, compressed with LZMA:
-    for the 13-card game's 10-card layer that is 4.3 MB for 10.7 million
+    for the 13-card game's 10-card layer that is 4.3 MiB for 10.7 million
     values. Returns the file's header.
     """
     engine = solution.engine
@@ -242,7 +242,7 @@ def shipped_opening(num_cards: int, objective: str = "points", ties: str = "disc
 
     With ``deep`` (the default), with its deep layer when one is shipped
     (the 13-card book then plays three turns instead of two). Opening the
-    book alone takes about 0.4 s, the deep layer 0.8 s more the first time
+    book alone takes about 0.3 s, the deep layer 0.8 s more the first time
     on a machine (decoding it into the cache folder) and little after: the
     equilibrium bot opens the book alone for its first move and the deep
     layer when the third turn comes.

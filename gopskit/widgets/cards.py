@@ -6,7 +6,7 @@ symbol in the middle; a tiny or small card (won piles, hands in the seat
 panels) shows its rank as the large glyph instead, with the suit under it,
 since its corners are too small to read on a projector. A Joker shows a star
 and its name in the game (the Goose), never the code ``JK``. Red suits are drawn in red *and* on a warm tinted face
-with a double inner frame, so the suits stay apart for people who do not see
+with a dashed inner frame, so the suits stay apart for people who do not see
 red well; the symbol's shape is a third cue, and every card carries a spoken
 name (``aria-label``) for screen readers.
 
