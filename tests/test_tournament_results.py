@@ -121,6 +121,34 @@ def test_ranking_text_lists_every_entry(small):
     assert text.splitlines()[2].split()[:2] == ["1", "a"] and "n/a" in text
 
 
+def test_entries_are_labelled_for_people_never_two_alike():
+    from gopskit.arena.results import entry_labels
+
+    entries = [bot_entry("one-higher").info(), bot_entry("random").info(), {"name": "Random bot", "kind": "student"},
+               {**bot_entry("random").info(), "name": "random (2)"}, {"name": "ada", "kind": "student", "origin": "notebook"}]
+    shown = entry_labels(entries)
+    assert shown == {"one-higher": "One-higher bot", "random": "Random bot (random)", "Random bot": "Random bot",
+                     "random (2)": "Random bot (2)", "ada": "ada"}
+    assert len(set(shown.values())) == len(entries)
+    games = [game(["one-higher", "ada"], [4, 2], [0])]
+    rs = ResultSet("goofspiel", {"num_cards": 3}, 0, 1, entries[:1] + entries[-1:], games)
+    assert rs.labels() == {"one-higher": "One-higher bot", "ada": "ada"}
+    assert rs.compare_text("one-higher", "ada", labels=rs.labels()).startswith("One-higher bot scores 2.00 more than ada")
+    assert rs.compare_text("one-higher", "ada").startswith("one-higher scores")  # the names by default (lesson 5)
+
+
+def test_ranking_text_fits_long_names_and_can_show_labels(small):
+    long = ["a_strategy_with_a_long_name_v1", "a_strategy_with_a_long_name_v2"]
+    rs = ResultSet("goofspiel", {"num_cards": 3}, 0, 1, [{"name": n, "kind": "student"} for n in long],
+                   [game(long, [4, 2], [0])])
+    rows = rs.ranking_text().splitlines()[2:4]
+    assert [row.split()[1] for row in rows] == long  # cut at 22 characters, the two read the same
+    text = small.ranking_text(labels={"a": "Alpha bot", "c": "Gamma bot"})
+    assert text.splitlines()[2].split()[:3] == ["1", "Alpha", "bot"] and "Gamma bot: " in text
+    assert small.ranking_text().splitlines()[2].split()[:2] == ["1", "a"]
+    assert len(small.ranking_text().splitlines()[0]) == len(text.splitlines()[0])  # 22 characters hold both
+
+
 # ---------------------------------------------------------------- plots ---
 def test_plots_take_results_and_return_figures(small):
     from gopskit.viz.tournament import plot_bidding_profiles, plot_distributions, plot_head_to_head
@@ -134,6 +162,13 @@ def test_plots_take_results_and_return_figures(small):
     assert height["a"] > height["b"] > height["c"]  # best on top
     lines = plot_bidding_profiles(small)
     assert {line.get_label() for line in lines.axes[0].get_lines()} >= {"a", "b", "c", "bid = prize"}
+    labels = {"a": "Alpha bot", "b": "Beta", "c": "Gamma bot"}
+    heat = plot_head_to_head(small, labels=labels)
+    assert [t.get_text() for t in heat.axes[0].get_yticklabels()] == ["Alpha bot", "Beta", "Gamma bot"]
+    boxes = plot_distributions(small, labels=labels).axes[0]
+    assert sorted(t.get_text() for t in boxes.get_yticklabels()) == ["Alpha bot", "Beta", "Gamma bot"]
+    lines = plot_bidding_profiles(small, labels=labels)
+    assert {line.get_label() for line in lines.axes[0].get_lines()} >= {"Alpha bot", "Beta", "Gamma bot"}
 
 
 # -------------------------------------------------------- exploitability ---
