@@ -38,6 +38,7 @@ from collections import Counter
 import numpy as np
 from scipy import stats
 
+from ..cards import counted
 from ..errors import OptionError
 from ..numbers import fixed, number, percent
 
@@ -193,6 +194,10 @@ class ResultSet:
         """:meth:`compare` as a sentence for the class; ``labels`` (``{name: shown}``, e.g. :meth:`labels`)
         names the entries in it (by default their names).
 
+        Two entries whose point difference was 0 on every deal are said to have scored the same: no
+        number of further games separates entries that play alike (their interval, 0 to 0, is no call
+        for more).
+
         >>> rs = ResultSet("goofspiel", {}, 0, 1, [{"name": "a"}, {"name": "b"}],
         ...     [{"seats": ["a", "b"], "seed": k, "points": [3 + k % 3, 2], "winners": [0], "forfeits": []}
         ...      for k in range(6)])
@@ -203,6 +208,9 @@ class ResultSet:
         first, second = (labels.get(first, first), labels.get(second, second)) if labels else (first, second)
         if row["n"] == 0:
             return f"{first} and {second} never met."
+        if row["n"] >= 2 and row["sd"] == 0 and row["mean"] == 0:
+            return (f"{first} and {second} scored the same on every deal ({counted(row['n'], 'deal')}): "
+                    f"more games won't separate identical play.")
         lead = row["mean"]
         how = f"{fixed(abs(lead))} {'more' if lead >= 0 else 'less'} than {second}"
         if row["low"] is None:
@@ -430,7 +438,8 @@ class ResultSet:
         if missing:
             lines += ["", "Exploitability (what a perfect opponent wins against the entry; 0 = unbeatable) is n/a for:"]
             lines += [textwrap.fill(f"{', '.join(shown[n] for n in names)}: {reason}", width=len(head),
-                                    initial_indent="  ", subsequent_indent="    ") for reason, names in missing]
+                                    initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
+                      for reason, names in missing]
         return "\n".join(lines)
 
 

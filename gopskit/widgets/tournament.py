@@ -128,21 +128,9 @@ def ranking_html(results) -> str:
 
 
 def neighbour_texts(results, ranking, limit: int = 5) -> list[str]:
-    """Each entry against the next one down (:meth:`ResultSet.neighbours`), except that two entries
-    whose point difference was 0 on every deal are said to have scored the same: no number of
-    further games separates entries that play alike (their interval, 0 to 0, is no call for more).
-    Entries are named by their labels (:meth:`ResultSet.labels`)."""
-    shown = results.labels()
-    names = [row["name"] for row in ranking if row["games"]]
-    texts = []
-    for first, second in list(zip(names, names[1:]))[:limit]:
-        row = results.compare(first, second)
-        if row["n"] >= 2 and row["sd"] == 0 and row["mean"] == 0:
-            texts.append(f"{shown[first]} and {shown[second]} scored the same on every deal "
-                         f"({counted(row['n'], 'deal')}): more games won't separate identical play.")
-        else:
-            texts.append(results.compare_text(first, second, labels=shown))
-    return texts
+    """Each entry against the next one down (:meth:`ResultSet.neighbours`: entries that scored the same on
+    every deal are said so), entries named by their labels (:meth:`ResultSet.labels`)."""
+    return results.neighbours(limit, rows=ranking, labels=results.labels())
 
 
 def _png(figure) -> bytes:
