@@ -82,6 +82,17 @@ def test_compare_refuses_bots_it_cannot_compare_and_says_which_it_can(tmp_path):
     assert done.returncode == 2 and "the equilibrium has a column of its own" in done.stderr, done.stderr
 
 
+def test_refusals_say_what_the_room_can_take(tmp_path):
+    db = str(tmp_path / "class.sqlite3")
+    done = _gopskit("classroom", "create", "--db", db, "--game", "raj", "--bot", "nope")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.strip().endswith("unknown bot 'nope' in --bot; the bots that play Raj with these options: "
+                                        "random, raj-proportional")  # not every game's bots
+    done = _gopskit("classroom", "simulate", "KQ7-F3M", "--db", db, "--students", "0")
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert "--students takes a whole number of simulated students, 1 or more, not 0" in done.stderr
+
+
 def test_bad_input_is_one_line_and_status_two(tmp_path, capsys):
     db = str(tmp_path / "class.sqlite3")
     status, _, err = _run(capsys, "classroom", "create", "--db", db, "--option", "num_cards=40")

@@ -34,7 +34,8 @@ def register(subparsers) -> None:
     check = _command(sub, "check", "open the store (create and migrate it if new) and say where it is", _check)
     check.add_argument("--rounds", type=int, default=20, help="round trips to time (default 20)")
     create = _command(sub, "create", "open a room and print its code and teacher key", _create)
-    create.add_argument("--game", default="goofspiel")
+    create.add_argument("--game", default="goofspiel", help="the game (default goofspiel): goofspiel, gops-for-three, "
+                                                             "throps, gooseberry-fool, divide-and-conquer or raj")
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. --option num_cards=5 (repeat for more)")
     create.add_argument("--pairing", default="random", help="random, round-robin or challenge")
@@ -53,7 +54,7 @@ def register(subparsers) -> None:
                          help="the bots to compare with, comma separated (default: match-prize,random)")
     simulate = _command(sub, "simulate", "simulated students join a room and play until it ends", _simulate)
     simulate.add_argument("code", help="the room code")
-    simulate.add_argument("--students", type=int, default=4)
+    simulate.add_argument("--students", type=int, default=4, help="how many simulated students (default 4)")
     simulate.add_argument("--think", type=float, default=2.0, help="longest thinking time per move (s)")
 
 
@@ -100,9 +101,23 @@ def _create(args) -> int:
     from .tokens import shown_code  # the code as every page writes it; joining takes either form
 
     options = dict(parse_option(o) for o in args.option)
+    if args.bot is not None:
+        _check_bot(args.bot, args.game, options)
     room = _store(args).create_room(args.game, options, pairing=args.pairing, bot=args.bot, timeout=args.timeout)
     print(f"room code: {shown_code(room.code)}\nteacher key (keep it secret): {room.teacher_key}")
     return 0
+
+
+def _check_bot(bot: str, game: str, options: dict) -> None:
+    """A --bot that is no bot at all is refused with the bots of the room's game (not every game's)."""
+    from ..agents import agent_names
+    from ..games import make_rules
+    from ..games.wording import game_title
+
+    if bot not in agent_names():
+        rules = make_rules(game, **options)  # a bad game or option is refused here, in the game's words
+        raise OptionError(f"unknown bot {bot!r} in --bot; the bots that play {game_title(game)} with these options: "
+                          f"{', '.join(agent_names(rules))}")
 
 
 def _status(args) -> int:
@@ -216,6 +231,10 @@ def _simulate(args) -> int:
     from .simulate import run_students
     from .tokens import shown_code
 
+    if args.students < 1:
+        raise OptionError(f"--students takes a whole number of simulated students, 1 or more, not {args.students}")
+    if not args.think >= 0:
+        raise OptionError(f"--think takes the longest thinking time per move in seconds, 0 or more, not {args.think:g}")
     folder = tempfile.mkdtemp(prefix="gopskit-simulated-")
     pool, result = run_students(args.db or default_url(), args.code, args.students, folder, think=args.think)
     print(f"{counted(args.students, 'simulated student')} joined room {shown_code(args.code)}; logs in {folder}. "
