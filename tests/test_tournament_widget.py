@@ -161,9 +161,11 @@ def test_limits_are_enforced_with_a_clear_message(monkeypatch):
     assert app.table.value == "" and app.results is None
 
 
-def test_too_few_entries_are_explained():
+def test_too_few_entries_are_explained(monkeypatch):
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
     app = TournamentApp(bots=["random"])
-    assert app.run() is None and "at least" in app.status.value
+    assert app.run() is None and "a tournament needs at least 2 entries, and these controls give 1" in app.status.value
+    assert "goofspiel" not in app.status.value and "choose more bots" in app.status.value  # no engine name
 
 
 def test_notebook_functions_leave_no_folder_behind(monkeypatch):

@@ -226,8 +226,12 @@ class TournamentApp(w.VBox):
                             f"for more, run gopskit tournament on the command line")
         if not 0.05 <= limit <= MAX_TIME_LIMIT:
             raise GopsError(f"time per move: 0.05 to {MAX_TIME_LIMIT:g} seconds, not {limit:g}")
-        tournament = Tournament(Goofspiel(num_cards=self.cards.value), self.entries(), games=games,
-                                seed=_seed(self.seed.value), limits=Limits(time_limit=limit))
+        rules, entries = Goofspiel(num_cards=self.cards.value), self.entries()
+        if len(entries) < rules.num_players:
+            raise GopsError(f"a tournament needs at least {rules.num_players} entries, and these controls give "
+                            f"{len(entries)}: choose more bots (Ctrl-click, or Cmd-click on a Mac, picks several)"
+                            + (" or let the class folder take part" if self.class_folder is not None else ""))
+        tournament = Tournament(rules, entries, games=games, seed=_seed(self.seed.value), limits=Limits(time_limit=limit))
         total = sum(len(t.seatings) for t in tournament.tables()) * games
         if total > MAX_TOTAL_GAMES:
             raise GopsError(f"that is {total:,} games; the app plays up to {MAX_TOTAL_GAMES:,} "
