@@ -51,7 +51,7 @@ def test_the_tournament_app_runs_the_configured_class_and_explains_its_table(cla
     app.wait_for(timeout=APP_TIMEOUT_MS)
     assert "Class folder" in app.inner_text() and "(2 strategy files)" in app.inner_text()
     assert page.locator(".gopskit-tournament input[type=text]").count() == 1  # the seed, no folder box
-    picker = page.locator(".gopskit-tournament select option").all_inner_texts()
+    picker = [t.replace("\xa0", " ") for t in page.locator(".gopskit-tournament select option").all_inner_texts()]
     assert "One-higher bot (one-higher)" in picker and "Random bot (random)" in picker  # the label, then the name code takes
     games = page.locator(".gopskit-tournament .widget-inline-hbox", has_text="Games").locator("input")
     games.fill("2")
