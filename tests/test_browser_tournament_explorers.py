@@ -4,7 +4,7 @@ The server is started with ``GOPSKIT_TOURNAMENT_DIR`` naming a class folder
 of two strategy files, the way a teacher configures it; the page has no box
 to type another folder into. The test sets the games per seating, runs the
 tournament by clicking, and reads the table as a student would: every entry
-listed with its kind, each mean inside its 95 % interval, the rule stated,
+listed with its kind (bots by their labels, as on the boards), each mean inside its 95 % interval, the rule stated,
 no float noise; then picks Rock-Paper-Scissors in the matrix explorer and
 reads "Value 0" and "1/3".
 """
@@ -51,6 +51,8 @@ def test_the_tournament_app_runs_the_configured_class_and_explains_its_table(cla
     app.wait_for(timeout=APP_TIMEOUT_MS)
     assert "Class folder" in app.inner_text() and "(2 strategy files)" in app.inner_text()
     assert page.locator(".gopskit-tournament input[type=text]").count() == 1  # the seed, no folder box
+    picker = [t.replace("\xa0", " ") for t in page.locator(".gopskit-tournament select option").all_inner_texts()]
+    assert "One-higher bot (one-higher)" in picker and "Random bot (random)" in picker  # the label, then the name code takes
     games = page.locator(".gopskit-tournament .widget-inline-hbox", has_text="Games").locator("input")
     games.fill("2")
     games.press("Tab")
@@ -60,14 +62,14 @@ def test_the_tournament_app_runs_the_configured_class_and_explains_its_table(cla
     table = page.locator(".gopskit-tournament-table")
     rows = [[cell.strip() for cell in row.inner_text().split("\t")] for row in table.locator("tbody tr").all()]
     names = {row[1]: row for row in rows}
-    assert set(names) == {"strategy", "copy_the_prize", "one_above", "random", "match-prize", "one-higher"}
-    assert names["strategy"][2] == "notebook" and names["one_above"][2] == "student" and names["random"][2] == "bot"
+    assert set(names) == {"strategy", "copy_the_prize", "one_above", "Random bot", "Match-the-prize bot", "One-higher bot"}
+    assert names["strategy"][2] == "notebook" and names["one_above"][2] == "student" and names["Random bot"][2] == "bot"
     means = [float(row[3]) for row in rows]
     assert means == sorted(means, reverse=True)
     for row in rows:
         low, high = (float(x) for x in row[4].split(" to "))
         assert low <= float(row[3]) <= high
-    assert names["match-prize"][10] == "9.00"  # 6 cards: a bot that bids the prize loses 9 points to a perfect reply
+    assert names["Match-the-prize bot"][10] == "9.00"  # 6 cards: a bot that bids the prize loses 9 points to a perfect reply
     assert names["one_above"][10].startswith("n/a")
     text = page.locator(".gopskit-tournament .gopskit-results").inner_text()
     assert "How the table is ranked" in text and "up to 4 cards for strategy files" in text

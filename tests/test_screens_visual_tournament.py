@@ -33,7 +33,9 @@ def test_identical_play_is_called_identical_not_a_call_for_more_games(app):
     assert row["n"] == 5 and row["sd"] == 0 and row["mean"] == 0  # the engine: the same points on every deal
     page = app.table.value
     assert "scored the same on every deal (5 deals): more games won&#x27;t separate identical play" in page
-    assert "0.00 to 0.00" not in page and "more games are needed" not in page.split("one-higher")[1].split("</li>")[0]
+    sentence = next(item for item in page.split("<li>") if "scored the same" in item).split("</li>")[0]
+    assert sentence.startswith("One-higher bot and one_above scored the same")  # the bot by its label, as on boards
+    assert "0.00 to 0.00" not in page and "more games are needed" not in sentence
 
 
 def test_the_ranking_fits_a_laptop_without_scrolling(app, browser):  # noqa: F811

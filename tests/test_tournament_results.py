@@ -121,6 +121,34 @@ def test_ranking_text_lists_every_entry(small):
     assert text.splitlines()[2].split()[:2] == ["1", "a"] and "n/a" in text
 
 
+def test_entries_are_labelled_for_people_never_two_alike():
+    from gopskit.arena.results import entry_labels
+
+    entries = [bot_entry("one-higher").info(), bot_entry("random").info(), {"name": "Random bot", "kind": "student"},
+               {**bot_entry("random").info(), "name": "random (2)"}, {"name": "ada", "kind": "student", "origin": "notebook"}]
+    shown = entry_labels(entries)
+    assert shown == {"one-higher": "One-higher bot", "random": "Random bot (random)", "Random bot": "Random bot",
+                     "random (2)": "Random bot (2)", "ada": "ada"}
+    assert len(set(shown.values())) == len(entries)
+    games = [game(["one-higher", "ada"], [4, 2], [0])]
+    rs = ResultSet("goofspiel", {"num_cards": 3}, 0, 1, entries[:1] + entries[-1:], games)
+    assert rs.labels() == {"one-higher": "One-higher bot", "ada": "ada"}
+    assert rs.compare_text("one-higher", "ada", labels=rs.labels()).startswith("One-higher bot scores 2.00 more than ada")
+    assert rs.compare_text("one-higher", "ada").startswith("one-higher scores")  # the names by default (lesson 5)
+
+
+def test_ranking_text_fits_long_names_and_can_show_labels(small):
+    long = ["a_strategy_with_a_long_name_v1", "a_strategy_with_a_long_name_v2"]
+    rs = ResultSet("goofspiel", {"num_cards": 3}, 0, 1, [{"name": n, "kind": "student"} for n in long],
+                   [game(long, [4, 2], [0])])
+    rows = rs.ranking_text().splitlines()[2:4]
+    assert [row.split()[1] for row in rows] == long  # cut at 22 characters, the two read the same
+    text = small.ranking_text(labels={"a": "Alpha bot", "c": "Gamma bot"})
+    assert text.splitlines()[2].split()[:3] == ["1", "Alpha", "bot"] and "Gamma bot: " in text
+    assert small.ranking_text().splitlines()[2].split()[:2] == ["1", "a"]
+    assert len(small.ranking_text().splitlines()[0]) == len(text.splitlines()[0])  # 22 characters hold both
+
+
 # ---------------------------------------------------------------- plots ---
 def test_plots_take_results_and_return_figures(small):
     from gopskit.viz.tournament import plot_bidding_profiles, plot_distributions, plot_head_to_head
@@ -134,6 +162,13 @@ def test_plots_take_results_and_return_figures(small):
     assert height["a"] > height["b"] > height["c"]  # best on top
     lines = plot_bidding_profiles(small)
     assert {line.get_label() for line in lines.axes[0].get_lines()} >= {"a", "b", "c", "bid = prize"}
+    labels = {"a": "Alpha bot", "b": "Beta", "c": "Gamma bot"}
+    heat = plot_head_to_head(small, labels=labels)
+    assert [t.get_text() for t in heat.axes[0].get_yticklabels()] == ["Alpha bot", "Beta", "Gamma bot"]
+    boxes = plot_distributions(small, labels=labels).axes[0]
+    assert sorted(t.get_text() for t in boxes.get_yticklabels()) == ["Alpha bot", "Beta", "Gamma bot"]
+    lines = plot_bidding_profiles(small, labels=labels)
+    assert {line.get_label() for line in lines.axes[0].get_lines()} >= {"Alpha bot", "Beta", "Gamma bot"}
 
 
 # -------------------------------------------------------- exploitability ---
@@ -182,7 +217,8 @@ def test_the_command_runs_a_class_and_saves_everything(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert code == 0
     assert "FAIL returns_99: turn 1" in printed and "returns_99: 12 x illegal" in printed
-    assert "copycat: bids the prize card itself" in printed
+    assert "copycat: bids the prize card itself" in printed and "\n  Random bot: bids " in printed
+    assert "Bots by the names --bots and the saved files use: Random bot = random" in printed
     assert {p.name for p in out.iterdir()} >= {"results.json", "games.csv", "ranking.csv", "tables", "plots"}
     from PIL import Image
 
@@ -204,15 +240,35 @@ def test_the_command_checks_submissions(tmp_path, capsys):
     assert "OK   copycat" in printed and "FAIL syntax_error" in printed and "line 4" in printed
 
 
+BOTS = ["tournament", "--bots", "random,match-prize"]
+
+
 @pytest.mark.parametrize("args, words", [
     (["tournament"], "nothing to play"),
-    (["tournament", "--bots", "random,nope"], "unknown bot"),
-    (["tournament", "--bots", "random,match-prize", "--cards", "99"], "num_cards"),
-    (["tournament", "--bots", "random,match-prize", "--option", "ties"], "NAME=VALUE"),
+    (["tournament", "--bots", "random,nope"],
+     "unknown bot 'nope' in --bots; the bots that play Goofspiel with these options: random, match-prize"),
+    ([*BOTS, "--cards", "99"], "--cards must be a whole number from 1 to 13, not 99"),
+    ([*BOTS, "--players", "9"], "--players must be a whole number from 2 to 7, not 9"),
+    ([*BOTS, "--option", "target=-3"], "--option target must be a whole number from 1 to"),
+    ([*BOTS, "--option", "ties"], "--option takes NAME=VALUE, such as --option target=92, not 'ties'"),
+    ([*BOTS, "--option", "=3"], "--option takes NAME=VALUE"),
+    ([*BOTS, "--option", "colour=red"], "Goofspiel takes no --option colour; its options: --cards, --players, --ties"),
+    (["tournament", "--game", "raj", "--bots", "random,raj-proportional", "--players", "2", "--cards", "5"],
+     "Raj takes no --cards; its options: --players, --prize-order, and --option NAME=VALUE for carry_decides"),
+    (["tournament", "--bots", "random,gops3-proportional"],
+     "--bots: 'gops3-proportional' does not play Goofspiel with these options; the bots that do: random"),
+    (["tournament", "examples/students", "--game", "raj"],
+     "the standard bots include 'match-prize', which does not play Raj; choose bots with --bots"),
+    ([*BOTS, "--players", "3"], "Goofspiel with these options seats 3 players, so a tournament needs at least 3 entries, not 2"),
+    ([*BOTS, "--games", "0"], "--games takes a whole number of games per seating, 1 or more, not 0"),
+    ([*BOTS, "--processes", "0"], "--processes takes a whole number of helper processes, 1 or more, not 0"),
+    ([*BOTS, "--max-timeouts", "-1"], "--max-timeouts takes a whole number of timed-out games, 0 or more"),
+    ([*BOTS, "--time-limit", "0"], "--time-limit takes seconds per move, more than 0"),
+    ([*BOTS, "--memory-limit", "10"], "--memory-limit takes megabytes per strategy, 64 or more (0: no limit), not 10"),
     (["tournament", "no/such/folder"], "not a folder"),
 ])
-def test_bad_options_exit_2_with_one_line(args, words, capsys):
-    assert main(args) == 2
+def test_bad_options_exit_2_with_one_line(args, words, capsys, tmp_path):
+    assert main([*args, "--out", str(tmp_path / "out")]) == 2  # a refusal that slipped would play into tmp_path
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1
 
@@ -422,6 +478,17 @@ def test_a_folder_alone_meets_the_standard_bots_as_the_readme_says(tmp_path):
     assert "Ranked by mean points per game" in run.stdout and "95% interval" in run.stdout
     assert "Each entry against the next one down" in run.stdout
     assert all(r["exploitability"] is not None for r in ranked)  # 3 cards: every entry is solved
+    # printed as the boards name bots, with one line for the names --bots takes; the files keep the names
+    table = run.stdout.split("  #  entry")[1].split("Ranked by mean points")[0]
+    assert {"Random bot", "Match-the-prize bot", "One-higher bot", "Highest-card bot"} <= {
+        line[5:].split("  ")[0] for line in table.splitlines()[2:] if line.strip()}  # after the head and its rule
+    assert not any(name in table for name in DEFAULT_BOTS)
+    assert "Match-the-prize bot = match-prize, One-higher bot = one-higher, Highest-card bot = greedy-high" in " ".join(
+        run.stdout.split())
+    assert "One-higher bot" in run.stdout.split("Each entry against the next one down")[1]
+    for file in ("ranking.csv", "games.csv"):
+        text = (tmp_path / "out" / file).read_text()
+        assert "one-higher" in text and "One-higher bot" not in text
 
 
 def test_plots_write_numbers_plainly_and_draw_the_intervals():
@@ -445,6 +512,10 @@ def test_compare_text_says_when_a_lead_is_only_noise():
     text = rs.compare_text("oh", "eq")
     assert text.startswith("oh scores 0.05 more than eq per game (95% interval -0.34 to 0.44")
     assert "not clearly apart" in text and "20 deals" in text
+    same = ResultSet("goofspiel", {}, 0, 3, [{"name": "a"}, {"name": "b"}],
+                     [game(s, [3, 3], [0, 1]) | {"seed": k} for k in range(3) for s in (["a", "b"], ["b", "a"])])
+    assert same.compare_text("a", "b") == ("a and b scored the same on every deal (3 deals): more games won't "
+                                           "separate identical play.")  # not '0.00 to 0.00 ... more games are needed'
     lone = ResultSet("goofspiel", {}, 0, 1, [{"name": "a"}, {"name": "b"}, {"name": "c"}],
                      [game(["a", "b"], [3, 1], [0])])
     assert lone.compare_text("a", "c") == "a and c never met."

@@ -16,6 +16,26 @@ def copier(observation):
     return observation.prize if observation.prize in observation.hand else observation.hand[0]
 
 
+def test_the_folder_and_the_games_are_counted_in_good_english(monkeypatch, tmp_path):
+    (tmp_path / "alone.py").write_text((EXAMPLES / "copy_the_prize.py").read_text())
+    monkeypatch.setenv("GOPSKIT_TOURNAMENT_DIR", str(tmp_path))
+    app = TournamentApp(bots=["random"], num_cards=3)
+    assert app.use_folder.description.endswith("(1 strategy file)")
+    games = [{"seats": ["a", "b"], "seed": 1, "points": [3, 0], "winners": [0], "record": None, "forfeits": []}]
+    app.show(ResultSet("goofspiel", {"num_cards": 3}, 5, 1, [{"name": "a"}, {"name": "b"}], games))
+    assert app.status.value.startswith("Done: 1 game. Seed 5")
+
+
+def test_the_isolation_is_said_in_words():
+    games = [{"seats": ["a", "b"], "seed": 1, "points": [3, 0], "winners": [0], "record": None, "forfeits": []}]
+    entries = [{"name": "a", "kind": "student"}, {"name": "b", "kind": "bot", "bot": "random"}]
+    fence = ranking_html(ResultSet("goofspiel", {"num_cards": 3}, 0, 1, entries, games, isolation="fence"))
+    assert "in-process fence only" in fence and "ran with: fence" not in fence
+    assert "bubblewrap sandbox" in ranking_html(ResultSet("goofspiel", {}, 0, 1, entries, games, isolation="bubblewrap"))
+    bots = ranking_html(ResultSet("goofspiel", {}, 0, 1, entries, games, isolation="none needed"))
+    assert "Student code" not in bots and "none needed" not in bots
+
+
 def test_ranking_html_is_a_pure_rendering():
     games = [{"seats": ["a<b", "c"], "seed": 1, "points": [3, 0], "winners": [0], "record": None,
               "forfeits": [{"seat": 1, "entry": "c", "reason": "exception", "detail": "ValueError", "turn": 1}]}]
@@ -45,6 +65,53 @@ def test_the_app_runs_a_notebook_function_a_folder_and_bots(monkeypatch):
     assert not app.run_button.disabled
     app.reset()
     assert app.table.value == "" and app.results is None and bytes(app.plots.children[0].value) == b""
+
+
+def test_bots_are_named_by_their_labels_and_the_results_keep_their_names(monkeypatch, tmp_path):
+    """The picker shows each bot's label and the name code takes; table, sentences, footnotes and plots name bots
+    by their labels; the result set and its files keep the names (outside tools read them)."""
+    import json
+
+    import matplotlib.text
+
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
+    app = TournamentApp(functions=[copier], bots=["one-higher", "adaptive"], num_cards=6)
+    options = dict(app.bots.options)
+    assert options["One-higher bot (one-higher)"] == "one-higher" and app.bots.value == ("one-higher", "adaptive")
+    assert len(set(options)) == len(options) and all(label != value for label, value in options.items())
+    app.games.value = 2
+    app.seed.value = "3"
+    results = app.run()
+    assert {e["name"] for e in results.entries} == {"copier", "one-higher", "adaptive"}
+    page = app.table.value
+    assert "<b>One-higher bot</b>" in page and "<b>Adaptive bot</b>" in page and "<b>copier</b>" in page
+    cells = page.split("<tbody>")[1]
+    assert "one-higher" not in cells and "adaptive" not in cells  # not in the rows, the sentences or the notes
+    assert "One-higher bot" in page.split("next one down")[1] and "Adaptive bot: computed up to 5 cards" in page
+    for image, plot in zip(app.plots.children, ("plot_head_to_head", "plot_distributions", "plot_bidding_profiles")):
+        import gopskit.viz.tournament as plots
+
+        figure = getattr(plots, plot)(results, labels=results.labels())
+        texts = {t.get_text() for t in figure.findobj(matplotlib.text.Text)}
+        assert {"One-higher bot", "Adaptive bot", "copier"} <= texts and "one-higher" not in texts, plot
+    results.save(tmp_path)
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert {row["name"] for row in saved["ranking"]} == {"copier", "one-higher", "adaptive"}
+    assert "one-higher" in (tmp_path / "ranking.csv").read_text() and "One-higher bot" not in (tmp_path / "ranking.csv").read_text()
+
+
+def test_identical_play_is_said_with_labels_and_counted_deals():
+    from gopskit.widgets.tournament import neighbour_texts
+
+    games = [{"seats": seats, "seed": k, "points": [3, 3], "winners": [0, 1], "forfeits": [], "record": None}
+             for k in range(2) for seats in (["one-higher", "mine"], ["mine", "one-higher"])]
+    results = ResultSet("goofspiel", {"num_cards": 3}, 0, 1,
+                        [{"name": "one-higher", "kind": "bot", "bot": "one-higher"}, {"name": "mine", "kind": "student"}],
+                        games)
+    assert neighbour_texts(results, results.ranking()) == [
+        "mine and One-higher bot scored the same on every deal (2 deals): more games won't separate identical play."]
+    one = ResultSet("goofspiel", {"num_cards": 3}, 0, 1, results.entries, games[:1])
+    assert "(1 deal)" not in ranking_html(one) and "over 1 deal" in ranking_html(one)
 
 
 def test_a_bad_folder_is_shown_in_the_status_line(monkeypatch):
@@ -94,9 +161,11 @@ def test_limits_are_enforced_with_a_clear_message(monkeypatch):
     assert app.table.value == "" and app.results is None
 
 
-def test_too_few_entries_are_explained():
+def test_too_few_entries_are_explained(monkeypatch):
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
     app = TournamentApp(bots=["random"])
-    assert app.run() is None and "at least" in app.status.value
+    assert app.run() is None and "a tournament needs at least 2 entries, and these controls give 1" in app.status.value
+    assert "goofspiel" not in app.status.value and "choose more bots" in app.status.value  # no engine name
 
 
 def test_notebook_functions_leave_no_folder_behind(monkeypatch):
@@ -114,7 +183,7 @@ def test_a_bug_while_drawing_becomes_a_sentence_not_a_traceback(monkeypatch):
 
     monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
 
-    def broken(results):
+    def broken(results, labels=None):
         raise KeyError("/srv/secret/path")
 
     monkeypatch.setattr(plots, "plot_head_to_head", broken)
@@ -148,3 +217,11 @@ def test_plots_are_sharp_and_their_labels_readable_on_a_projector():
         pixels = int.from_bytes(png[16:20], "big")
         assert png.startswith(b"\x89PNG") and image.layout.width == f"calc(var(--gopskit-px, 1px) * {pixels // 2})" and pixels >= 1000
         assert image.layout.max_width == "100%"
+
+
+def test_the_docstring_examples_hold():
+    import doctest
+
+    from gopskit.widgets import tournament
+
+    assert doctest.testmod(tournament).failed == 0

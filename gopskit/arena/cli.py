@@ -7,7 +7,12 @@ plays every strategy file of ``submissions/`` and the standard bots
 ``--bots none``) against each other, prints the submission checks, the ranking, the forfeits and how
 each entry bids, and saves everything in ``--out`` (``tournament-results``).
 An interrupted run carries on with ``--resume``. Bad options exit with
-status 2 and one line on stderr.
+status 2 and one line on stderr that names the flag as it was typed
+(``--cards``, not the game's ``num_cards``) and says what it takes.
+
+What it prints names bots as the boards do ("One-higher bot"), with one
+line that pairs each label with the name ``--bots`` takes; the files in
+``--out`` keep the names (outside tools read them).
 """
 
 from __future__ import annotations
@@ -16,11 +21,19 @@ import argparse
 import pathlib
 import shutil
 
+import re
+import textwrap
+
+from ..cards import counted
 from ..errors import OptionError
 
 DEFAULT_OUT = "tournament-results"
 DEFAULT_BOTS = ("random", "match-prize", "one-higher", "greedy-high")
 _OUR_FILES = ("tournament.json", "results.json", "games.csv", "ranking.csv", "tables", "plots")
+# the game options this command has a flag for: option -> flag (any other option goes by --option NAME=VALUE)
+FLAGS = {"num_cards": "--cards", "players": "--players", "ties": "--ties", "prize_order": "--prize-order",
+         "ace_high": "--ace-high", "blind": "--blind", "hidden_bids": "--hidden-bids",
+         "face_down_trophies": "--face-down-trophies"}
 
 
 def register(subparsers) -> None:
@@ -49,7 +62,8 @@ def register(subparsers) -> None:
                           "printed and saved with the results)")
     cmd.add_argument("--seatings", default="rotations", help="rotations (default) or permutations (3+ players)")
     cmd.add_argument("--time-limit", type=float, default=1.0, help="seconds per move (default 1)")
-    cmd.add_argument("--memory-limit", type=int, default=512, help="megabytes per strategy (default 512)")
+    cmd.add_argument("--memory-limit", type=int, default=512, help="megabytes per strategy, 64 or more (default 512; "
+                                                                      "0: no limit)")
     cmd.add_argument("--max-timeouts", type=int, default=5,
                      help="timed-out games before an entry is withdrawn (default 5; 0: never)")
     cmd.add_argument("--out", default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
@@ -70,8 +84,9 @@ def run_tournament(args: argparse.Namespace) -> int:
     """Build the tournament from ``args``, run it, print the tables; return the exit status."""
     from .tournament import Tournament
 
+    _check_numbers(args)
     rules = _rules(args)
-    tournament = Tournament(rules, _entries(args), games=args.games, seed=args.seed, limits=_limits(args),
+    tournament = Tournament(rules, _entries(args, rules), games=args.games, seed=args.seed, limits=_limits(args),
                             seatings=args.seatings, bot_records=args.bot_records, processes=args.processes,
                             exploitability=_exploitability(args.exploitability_cards))
     if tournament.isolation in ("bubblewrap", "fence"):
@@ -87,29 +102,75 @@ def run_tournament(args: argparse.Namespace) -> int:
     if args.overwrite and not args.resume:
         _clear(out)
     results = tournament.run(out=out, resume=args.resume, progress=not args.quiet)
-    _report(results)
+    labels = results.labels()
+    _report(results, labels)
     if args.plots:
-        print(f"Plots: {_save_plots(results, out / 'plots')}")
+        print(f"Plots: {_save_plots(results, out / 'plots', labels)}")
     print(f"Seed: {results.seed} (replay this run with --seed {results.seed})")
     print(f"Saved in {out}/: results.json (every game), games.csv, ranking.csv")
     return 0
 
 
-def _rules(args):
-    from ..games import make_rules
+def _check_numbers(args) -> None:
+    """The numbers the command takes, refused with the flag's name and what it takes."""
+    for flag, value, low, what in (("--games", args.games, 1, "games per seating, 1 or more"),
+                                   ("--max-timeouts", args.max_timeouts, 0, "timed-out games, 0 or more (0: never "
+                                                                            "withdraw an entry)"),
+                                   ("--processes", args.processes, 1, "helper processes, 1 or more")):
+        if value is not None and value < low:
+            raise OptionError(f"{flag} takes a whole number of {what}, not {value}")
+    if not args.time_limit > 0:
+        raise OptionError(f"--time-limit takes seconds per move, more than 0 (e.g. 0.5), not {args.time_limit:g}")
+    if args.memory_limit and not args.memory_limit >= 64:
+        raise OptionError(f"--memory-limit takes megabytes per strategy, 64 or more (0: no limit), "
+                          f"not {args.memory_limit}")
 
-    options = {}
+
+def _rules(args):
+    from ..games import make_rules, rules_class
+    from ..games.wording import game_title
+
+    options, given = {}, {}
     for text in args.option:
         name, sep, value = text.partition("=")
-        if not sep:
-            raise OptionError(f"--option takes NAME=VALUE, not {text!r}")
-        options[name.strip().replace("-", "_")] = _value(value.strip())
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise OptionError(f"--option takes NAME=VALUE, such as --option target=92, not {text!r}")
+        options[name], given[name] = _value(value.strip()), f"--option {name}"
     named = {"num_cards": args.cards, "players": args.players, "ties": args.ties, "prize_order": args.prize_order}
-    options.update({k: v for k, v in named.items() if v is not None})
     for flag in ("ace_high", "blind", "hidden_bids", "face_down_trophies"):
         if getattr(args, flag):
-            options[flag] = True
-    return make_rules(args.game, **options)
+            named[flag] = True
+    for name, value in named.items():
+        if value is not None:
+            options[name], given[name] = value, FLAGS[name]
+    known = rules_class(args.game).option_names()  # an unknown game is refused here, with the games there are
+    unknown = [given[name] for name in options if name not in known]
+    if unknown:
+        raise OptionError(f"{game_title(args.game)} takes no {' or '.join(unknown)}; its options: "
+                          f"{game_options(args.game)}")
+    try:
+        return make_rules(args.game, **options)
+    except OptionError as exc:  # the game names its options as Python does: say the flag the teacher typed
+        words = re.sub(r"\boption (\w+)", lambda m: given.get(m.group(1), m.group(0)), str(exc))
+        raise OptionError(words) from None
+
+
+def game_options(game: str) -> str:
+    """The options of ``game`` as this command takes them: its flags, then any other with ``--option``.
+
+    >>> game_options("raj")
+    '--players, --prize-order, and --option NAME=VALUE for carry_decides, rounds'
+    >>> game_options("gops-for-three")
+    '--option NAME=VALUE for aces_pair, bottom_joker, deals, target, max_deals'
+    """
+    from ..games import rules_class
+
+    names = rules_class(game).option_names()
+    flags = [FLAGS[name] for name in FLAGS if name in names]
+    others = [name for name in names if name not in FLAGS]
+    rest = f"--option NAME=VALUE for {', '.join(others)}" if others else ""
+    return ", ".join(flags) + (", and " if flags and rest else "") + rest
 
 
 def _value(text: str):
@@ -141,13 +202,33 @@ def bot_names(text: str | None, folder) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def _entries(args) -> list:
+def _entries(args, rules) -> list:
+    from ..agents import agent_names
+    from ..games.wording import game_title
     from .entries import bot_entry, entries_from_folder
 
+    bots = bot_names(args.bots, args.folder)
+    playing = agent_names(rules)
+    every = agent_names()
+    unknown = [name for name in bots if name not in every]
+    wrong = [name for name in bots if name in every and name not in playing]
+    title = game_title(rules.name)
+    if unknown:
+        raise OptionError(f"unknown bot {unknown[0]!r} in --bots; the bots that play {title} with these options: "
+                          f"{', '.join(playing)}")
+    if wrong and args.bots is None:
+        raise OptionError(f"the standard bots include {wrong[0]!r}, which does not play {title}; choose bots with "
+                          f"--bots (those that play it with these options: {', '.join(playing)}) or --bots none")
+    if wrong:
+        raise OptionError(f"--bots: {wrong[0]!r} does not play {title} with these options; the bots that do: "
+                          f"{', '.join(playing)}")
     entries = entries_from_folder(args.folder) if args.folder else []
-    entries += [bot_entry(name) for name in bot_names(args.bots, args.folder)]
+    entries += [bot_entry(name) for name in bots]
     if not entries:
         raise OptionError("nothing to play: give a folder of strategy files and/or --bots")
+    if len(entries) < rules.num_players:
+        raise OptionError(f"{title} with these options seats {rules.num_players} players, so a tournament needs "
+                          f"at least {rules.num_players} entries, not {len(entries)}: add strategy files or --bots")
     return entries
 
 
@@ -167,15 +248,22 @@ def _clear(out: pathlib.Path) -> None:
             path.unlink()
 
 
-def _report(results) -> None:
+def _report(results, labels: dict) -> None:
+    """Everything the command prints after the games, entries named by ``labels`` (:meth:`ResultSet.labels`)."""
     checks = [(e["name"], e.get("check")) for e in results.entries if e.get("check")]
     if checks:
         print("Submission checks:")
         for name, check in checks:
             print(f"  {'OK  ' if check['ok'] else 'FAIL'} {name}: {check['message']}")
         print()
-    print(results.ranking_text())
-    neighbours = results.neighbours()
+    table = results.ranking_text(labels)
+    print(table)
+    bots = [f"{labels[e['name']]} = {e['name']}" for e in results.entries if labels[e["name"]] != e["name"]]
+    if bots:
+        width = len(table.splitlines()[0])
+        print("\n" + textwrap.fill("Bots by the names --bots and the saved files use: " + ", ".join(bots), width=width,
+                                  break_on_hyphens=False))
+    neighbours = results.neighbours(labels=labels)
     if neighbours:
         print("\nEach entry against the next one down, head to head (the ranking is over the whole field, "
               "so an entry can rank above a neighbour it loses to):")
@@ -185,19 +273,19 @@ def _report(results) -> None:
     if forfeits:
         print("\nForfeits (the forfeiting entry scores 0, the others the whole hand):")
         for row in forfeits:
-            print(f"  {row['entry']}: {row['count']} x {row['reason']} - {row['example']}")
+            print(f"  {labels.get(row['entry'], row['entry'])}: {row['count']} x {row['reason']} - {row['example']}")
     printed = [(e["name"], e["output"]) for e in results.entries if e.get("output")]
     if printed:
         print("\nPrinted output (kept in results.json):")
         for name, text in printed:
             first = text.strip().splitlines()[0] if text.strip() else ""
-            print(f"  {name}: {len(text)} characters, starting {first[:60]!r}")
+            print(f"  {labels.get(name, name)}: {counted(len(text), 'character')}, starting {first[:60]!r}")
     print("\nHow each entry plays:")
     for name, sentence in results.play_summary().items():
-        print(f"  {name}: {sentence}")
+        print(f"  {labels.get(name, name)}: {sentence}")
 
 
-def _save_plots(results, folder: pathlib.Path) -> pathlib.Path:
+def _save_plots(results, folder: pathlib.Path, labels: dict | None = None) -> pathlib.Path:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -208,10 +296,10 @@ def _save_plots(results, folder: pathlib.Path) -> pathlib.Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name, plot in (("head_to_head", plot_head_to_head), ("distributions", plot_distributions),
                        ("bidding", plot_bidding_profiles)):
-        figure = plot(results)
+        figure = plot(results, labels=labels)
         figure.savefig(folder / f"{name}.png", dpi=SCREEN_DPI, bbox_inches="tight")  # as the app shows them
         plt.close(figure)
     return folder
 
 
-__all__ = ["DEFAULT_BOTS", "DEFAULT_OUT", "bot_names", "register", "run_tournament"]
+__all__ = ["DEFAULT_BOTS", "DEFAULT_OUT", "FLAGS", "bot_names", "game_options", "register", "run_tournament"]

@@ -38,6 +38,7 @@ from collections import Counter
 import numpy as np
 from scipy import stats
 
+from ..cards import counted
 from ..errors import OptionError
 from ..numbers import fixed, number, percent
 
@@ -189,8 +190,13 @@ class ResultSet:
         row["clear"] = row["low"] is not None and (row["low"] > 0 or row["high"] < 0)
         return row
 
-    def compare_text(self, first: str, second: str, level: float = LEVEL) -> str:
-        """:meth:`compare` as a sentence for the class.
+    def compare_text(self, first: str, second: str, level: float = LEVEL, labels: dict | None = None) -> str:
+        """:meth:`compare` as a sentence for the class; ``labels`` (``{name: shown}``, e.g. :meth:`labels`)
+        names the entries in it (by default their names).
+
+        Two entries whose point difference was 0 on every deal are said to have scored the same: no
+        number of further games separates entries that play alike (their interval, 0 to 0, is no call
+        for more).
 
         >>> rs = ResultSet("goofspiel", {}, 0, 1, [{"name": "a"}, {"name": "b"}],
         ...     [{"seats": ["a", "b"], "seed": k, "points": [3 + k % 3, 2], "winners": [0], "forfeits": []}
@@ -199,8 +205,12 @@ class ResultSet:
         'a scores 2.00 more than b per game (95% interval 1.06 to 2.94, 6 deals): clearly ahead.'
         """
         row = self.compare(first, second, level)
+        first, second = (labels.get(first, first), labels.get(second, second)) if labels else (first, second)
         if row["n"] == 0:
             return f"{first} and {second} never met."
+        if row["n"] >= 2 and row["sd"] == 0 and row["mean"] == 0:
+            return (f"{first} and {second} scored the same on every deal ({counted(row['n'], 'deal')}): "
+                    f"more games won't separate identical play.")
         lead = row["mean"]
         how = f"{fixed(abs(lead))} {'more' if lead >= 0 else 'less'} than {second}"
         if row["low"] is None:
@@ -210,14 +220,19 @@ class ResultSet:
         return (f"{first} scores {how} per game ({round(100 * level)}% interval {fixed(row['low'])} to "
                 f"{fixed(row['high'])}, {row['n']} deals): {verdict}.")
 
-    def neighbours(self, limit: int = 5, level: float = LEVEL, rows: list[dict] | None = None) -> list[str]:
+    def neighbours(self, limit: int = 5, level: float = LEVEL, rows: list[dict] | None = None,
+                   labels: dict | None = None) -> list[str]:
         """:meth:`compare_text` for each entry against the next one down, from the top (``limit`` pairs).
 
         The question a class asks of a ranking: is first really ahead of
-        second, or would another run swap them?
+        second, or would another run swap them? ``labels``: as in :meth:`compare_text`.
         """
         names = [row["name"] for row in (rows or self.ranking(level)) if row["games"]]
-        return [self.compare_text(a, b, level) for a, b in list(zip(names, names[1:]))[:limit]]
+        return [self.compare_text(a, b, level, labels) for a, b in list(zip(names, names[1:]))[:limit]]
+
+    def labels(self) -> dict[str, str]:
+        """How screens name each entry (:func:`entry_labels`): ``{"one-higher": "One-higher bot", "ada": "ada"}``."""
+        return entry_labels(self.entries)
 
     def ranking(self, level: float = LEVEL) -> list[dict]:
         """One row per entry, best first, by the rule :data:`RANKING_RULE` states.
@@ -401,13 +416,20 @@ class ResultSet:
                 groups.setdefault(reason, []).append(row["name"])
         return list(groups.items())
 
-    def ranking_text(self) -> str:
-        """The ranking as a plain-text table with its rule underneath (the command line prints it)."""
-        head = f"{'#':>3}  {'entry':<22} {'kind':<8} {'games':>6} {'mean pts':>9} {'95% interval':>15} " \
+    def ranking_text(self, labels: dict | None = None) -> str:
+        """The ranking as a plain-text table with its rule underneath (the command line prints it).
+
+        ``labels`` (``{name: shown}``, e.g. :meth:`labels`) names the entries; by default their names, the
+        identifiers code and the results files use. The entry column is as wide as its longest name: two
+        entries never look the same.
+        """
+        shown = {name: (labels or {}).get(name, name) for name in self.names}
+        width = max([22, *(len(text) for text in shown.values())])
+        head = f"{'#':>3}  {'entry':<{width}} {'kind':<8} {'games':>6} {'mean pts':>9} {'95% interval':>15} " \
                f"{'wins':>6} {'draws':>6} {'losses':>6} {'forfeits':>8} {'beats':>5} {'exploit':>8}"
         lines, rows = [head, "-" * len(head)], self.ranking()
         for r in rows:
-            lines.append(f"{r['rank']:>3}  {r['name'][:22]:<22} {r['kind'][:8]:<8} {r['games']:>6} "
+            lines.append(f"{r['rank']:>3}  {shown[r['name']]:<{width}} {r['kind'][:8]:<8} {r['games']:>6} "
                          f"{fixed(r['mean_points']) if r['games'] else '-':>9} {interval_text(r):>15} "
                          f"{r['wins']:>6} {r['draws']:>6} {r['losses']:>6} {r['forfeits']:>8} "
                          f"{r['opponents_beaten']:>5} {fixed(r['exploitability']):>8}")
@@ -415,8 +437,9 @@ class ResultSet:
         missing = self.missing_exploitability(rows)
         if missing:
             lines += ["", "Exploitability (what a perfect opponent wins against the entry; 0 = unbeatable) is n/a for:"]
-            lines += [textwrap.fill(f"{', '.join(names)}: {reason}", width=len(head), initial_indent="  ",
-                                    subsequent_indent="    ") for reason, names in missing]
+            lines += [textwrap.fill(f"{', '.join(shown[n] for n in names)}: {reason}", width=len(head),
+                                    initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
+                      for reason, names in missing]
         return "\n".join(lines)
 
 
@@ -425,6 +448,35 @@ def interval_text(row: dict) -> str:
     if row.get("ci_low") is None:
         return "-"
     return f"{fixed(row['ci_low'])} to {fixed(row['ci_high'])}"
+
+
+def entry_labels(entries) -> dict[str, str]:
+    """How screens name each entry, ``{name: shown}``: a bot by its readable label
+    (:func:`~gopskit.agents.labels.bot_label`), a student's file or notebook function by its name.
+
+    The names stay the identifiers (code, ``--bots`` and the results files use them); this is only what
+    people read. Two entries never read alike: where two would, a bot's label gets its name added.
+
+    >>> entry_labels([{"name": "one-higher", "kind": "bot", "bot": "one-higher"},
+    ...               {"name": "random (2)", "kind": "bot", "bot": "random"}, {"name": "ada", "kind": "student"}])
+    {'one-higher': 'One-higher bot', 'random (2)': 'Random bot (2)', 'ada': 'ada'}
+    >>> entry_labels([{"name": "Random bot", "kind": "student"}, {"name": "random", "kind": "bot", "bot": "random"}])
+    {'Random bot': 'Random bot', 'random': 'Random bot (random)'}
+    """
+    from ..agents.labels import bot_label
+
+    shown = {}
+    for info in entries:
+        name, bot = info["name"], info.get("bot")
+        is_bot = info.get("kind") == "bot" and bot and name.startswith(bot)
+        shown[name] = bot_label(bot) + name[len(bot):] if is_bot else name  # 'random (2)': 'Random bot (2)'
+    taken = Counter(shown.values())
+    for name in shown:
+        if taken[shown[name]] > 1 and shown[name] != name:
+            shown[name] = f"{shown[name]} ({name})"
+    if len(set(shown.values())) < len(shown):  # only a contrived name can still clash: fall back to the names
+        return {name: name for name in shown}
+    return shown
 
 
 GAME_COLUMNS = ("game", "table", "seed", "seat", "entry", "opponents", "points", "result", "forfeit",
@@ -500,4 +552,4 @@ def rank_entries(results: ResultSet) -> list[str]:
 
 
 __all__ = ["GAME_COLUMNS", "LEVEL", "RANKING_COLUMNS", "RANKING_RULE", "ResultSet", "describe_profile",
-           "interval_text", "mean_interval", "rank_entries"]
+           "entry_labels", "interval_text", "mean_interval", "rank_entries"]

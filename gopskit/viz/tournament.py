@@ -8,6 +8,11 @@ the kit's colour-vision-safe palette, with entries in ranking order.
 * :func:`plot_distributions`: each entry's points per game (box plots);
 * :func:`plot_bidding_profiles`: how each entry's bid follows the prize.
 
+Each ``plot_*`` names the entries by their names (the identifiers code and the
+results files use) unless ``labels`` (``{name: shown}``, such as
+:meth:`~gopskit.arena.results.ResultSet.labels`: ``"One-higher bot"``) says otherwise; the
+tournament app and ``gopskit tournament --plots`` pass the readable labels.
+
 >>> from gopskit.arena.results import ResultSet
 >>> rs = ResultSet("goofspiel", {"num_cards": 3}, 0, 1, [{"name": "a"}, {"name": "b"}],
 ...     [{"seats": ["a", "b"], "seed": 1, "points": [5, 1], "winners": [0], "forfeits": [],
@@ -87,11 +92,11 @@ def _cell(value: float) -> str:
     return text if text == "0.0" or text.startswith("-") else "+" + text
 
 
-def plot_head_to_head(results) -> Figure:
-    """The head-to-head heat map of a result set, best entry first."""
+def plot_head_to_head(results, labels: dict | None = None) -> Figure:
+    """The head-to-head heat map of a result set, best entry first (``labels``: see the module docstring)."""
     names, matrix = results.head_to_head()
     order = _ranked_indices(results, names)
-    ranked = [names[i] for i in order]
+    ranked = [_shown(names[i], labels) for i in order]
     return head_to_head_figure(ranked, np.asarray(matrix)[np.ix_(order, order)])
 
 
@@ -125,14 +130,13 @@ def distributions_figure(points: dict, title: str = "Points per game", intervals
     return fig
 
 
-def plot_distributions(results) -> Figure:
-    """Each entry's points per game, best entry on top."""
+def plot_distributions(results, labels: dict | None = None) -> Figure:
+    """Each entry's points per game, best entry on top (``labels``: see the module docstring)."""
     points = results.points()
     rows = results.ranking()
-    order = [row["name"] for row in rows]
-    return distributions_figure({name: points[name] for name in order},
+    return distributions_figure({_shown(row["name"], labels): points[row["name"]] for row in rows},
                                 title="Points per game (box: middle half; dot: mean; bar: its 95% interval)",
-                                intervals={row["name"]: (row["ci_low"], row["ci_high"]) for row in rows})
+                                intervals={_shown(row["name"], labels): (row["ci_low"], row["ci_high"]) for row in rows})
 
 
 def bidding_figure(profiles: dict, num_cards: int | None = None) -> Figure:
@@ -156,18 +160,22 @@ def bidding_figure(profiles: dict, num_cards: int | None = None) -> Figure:
     return fig
 
 
-def plot_bidding_profiles(results, names=None, limit: int = 8) -> Figure:
-    """Bidding profiles of ``names`` (default: the ``limit`` best entries that bid)."""
+def plot_bidding_profiles(results, names=None, limit: int = 8, labels: dict | None = None) -> Figure:
+    """Bidding profiles of ``names`` (default: the ``limit`` best entries that bid; ``labels``: see the module docstring)."""
     if names is None:
         names = [row["name"] for row in results.ranking()]
     profiles = {}
     for name in names:
         mean_bid = results.bidding_profile(name)["mean_bid"]
         if mean_bid:
-            profiles[name] = mean_bid
+            profiles[_shown(name, labels)] = mean_bid
         if len(profiles) >= limit:
             break
     return bidding_figure(profiles, results.options.get("num_cards"))
+
+
+def _shown(name: str, labels: dict | None) -> str:
+    return labels.get(name, name) if labels else name
 
 
 def _ranked_indices(results, names) -> list[int]:

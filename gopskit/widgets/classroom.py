@@ -42,6 +42,7 @@ from ..classroom.live import BRIDGE_ESM, Poller
 from ..classroom.pairing import PAIRINGS
 from ..errors import GopsError, OptionError
 from ..games import available_games, rules_class
+from ..games.wording import describe_game  # the room's game in the boards' words (UI-free: the CLI says it too)
 from ..viz.svg import points_chart_svg
 from .assets import style_html
 from .boards import view_for
@@ -290,20 +291,6 @@ PAIRING_WORDS = {
                     "for the odd one out"),
     "challenge": ("Challenges", "students pick their opponent in the lobby"),
 }
-
-
-def describe_game(game: str, options: dict) -> str:
-    """The room's game in the boards' words: its title and the line of rules its board shows.
-
-    >>> describe_game("goofspiel", {"num_cards": 5})
-    'Goofspiel: 5 cards; a tie discards the prize; prizes shuffled'
-    """
-    try:
-        view = view_for(game)
-        line = view.rules_text(rules_class(game).from_options(options))
-    except Exception:  # noqa: BLE001  (a page never fails on a caption: the plain line instead)
-        return pages.game_line(game, options)
-    return f"{view.title}: {line}" if line else view.title
 
 
 def _title(name: str, line: str) -> str:

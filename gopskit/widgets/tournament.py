@@ -20,6 +20,13 @@ belong on the command line (``gopskit tournament``), which the message says.
 >>> def strategy(observation):                             # doctest: +SKIP
 ...     return observation.prize
 >>> TournamentApp(functions=[strategy], bots=["random", "match-prize"])  # doctest: +SKIP
+
+**Names.** The page names a bot by its readable label ("One-higher bot",
+:func:`~gopskit.arena.results.entry_labels`), in the table, the sentences and
+the plots; the bot picker also shows the name code takes
+("One-higher bot (one-higher)", as in ``bots=[...]`` above). The results
+keep the names: ``app.results`` and its files are as ``gopskit tournament``
+writes them.
 """
 
 from __future__ import annotations
@@ -33,10 +40,12 @@ import tempfile
 import ipywidgets as w
 
 from ..agents import agent_names
+from ..agents.labels import bot_label
 from ..arena.entries import bot_entry, entries_from_folder, entry_from_function
 from ..arena.results import RANKING_RULE, interval_text
 from ..arena.sandbox import Limits
 from ..arena.tournament import Tournament
+from ..cards import counted
 from ..errors import GopsError
 from ..games.goofspiel import Goofspiel
 from ..numbers import fixed
@@ -69,9 +78,19 @@ def class_folder(default=None) -> pathlib.Path | None:
     return pathlib.Path(default).expanduser() if default else None
 
 
+_ISOLATION_WORDS = {
+    "bubblewrap": "Student code ran in a bubblewrap sandbox, an operating-system boundary.",
+    "fence": "Student code ran with the in-process fence only (no operating-system sandbox on this computer): "
+             "it stops mistakes, not attacks.",
+}
+
+
 def ranking_html(results) -> str:
-    """The ranking (with 95 % intervals), why any exploitability is missing, the ranking rule and the forfeits."""
-    rows, ranking = [], results.ranking()
+    """The ranking (with 95 % intervals), why any exploitability is missing, the ranking rule and the forfeits.
+
+    Entries are named as people read them (:meth:`~gopskit.arena.results.ResultSet.labels`: a bot by its label).
+    """
+    rows, ranking, shown = [], results.ranking(), results.labels()
     summary = results.play_summary()
     missing = results.missing_exploitability(ranking)
     mark = {name: _MARKS[k % len(_MARKS)] for k, (_, names) in enumerate(missing) for name in names}
@@ -79,7 +98,7 @@ def ranking_html(results) -> str:
         exploit = fixed(r["exploitability"]) if r["exploitability"] is not None else f"n/a{mark.get(r['name'], '')}"
         mean = fixed(r["mean_points"]) if r["games"] else "&ndash;"
         rows.append(
-            f"<tr><td>{r['rank']}</td><td><b>{html.escape(r['name'])}</b></td><td>{html.escape(r['kind'])}</td>"
+            f"<tr><td>{r['rank']}</td><td><b>{html.escape(shown[r['name']])}</b></td><td>{html.escape(r['kind'])}</td>"
             f"<td>{mean}</td><td>{html.escape(interval_text(r))}</td><td>{r['wins']}</td><td>{r['draws']}</td>"
             f"<td>{r['losses']}</td><td>{r['forfeits']}</td><td>{r['opponents_beaten']}</td><td>{exploit}</td>"
             f"<td>{html.escape(summary.get(r['name'], ''))}</td></tr>")
@@ -94,13 +113,14 @@ def ranking_html(results) -> str:
     table += ("<p class='gopskit-rule'><b>Exploitability</b> is what a perfect opponent who knows the entry's "
               "strategy wins against it per game (0: nobody can beat it).")
     if missing:
-        table += "".join(f" {_MARKS[k % len(_MARKS)]}n/a for {html.escape(', '.join(names))}: "
+        table += "".join(f" {_MARKS[k % len(_MARKS)]}n/a for {html.escape(', '.join(shown[n] for n in names))}: "
                          f"{html.escape(reason)}." for k, (reason, names) in enumerate(missing))
     table += "</p>"
-    if getattr(results, "isolation", ""):
-        table += f"<p class='gopskit-rule'>Student code ran with: {html.escape(results.isolation)}.</p>"
-    forfeits = "".join(f"<li><b>{html.escape(f['entry'])}</b>: {f['count']} &times; {html.escape(f['reason'])} "
-                       f"&ndash; {html.escape(f['example'])}</li>" for f in results.forfeits())
+    isolation = _ISOLATION_WORDS.get(getattr(results, "isolation", ""))
+    if isolation:
+        table += f"<p class='gopskit-rule'>{html.escape(isolation)}</p>"
+    forfeits = "".join(f"<li><b>{html.escape(shown.get(f['entry'], f['entry']))}</b>: {f['count']} &times; "
+                       f"{html.escape(f['reason'])} &ndash; {html.escape(f['example'])}</li>" for f in results.forfeits())
     if forfeits:
         table += ("<p>Forfeits (the forfeiting entry scores 0, the others the whole hand):</p>"
                   f"<ul>{forfeits}</ul>")
@@ -108,19 +128,9 @@ def ranking_html(results) -> str:
 
 
 def neighbour_texts(results, ranking, limit: int = 5) -> list[str]:
-    """Each entry against the next one down (:meth:`ResultSet.neighbours`), except that two entries
-    whose point difference was 0 on every deal are said to have scored the same: no number of
-    further games separates entries that play alike (their interval, 0 to 0, is no call for more)."""
-    names = [row["name"] for row in ranking if row["games"]]
-    texts = []
-    for first, second in list(zip(names, names[1:]))[:limit]:
-        row = results.compare(first, second)
-        if row["n"] >= 2 and row["sd"] == 0 and row["mean"] == 0:
-            texts.append(f"{first} and {second} scored the same on every deal ({row['n']} deals): "
-                         f"more games won't separate identical play.")
-        else:
-            texts.append(results.compare_text(first, second))
-    return texts
+    """Each entry against the next one down (:meth:`ResultSet.neighbours`: entries that scored the same on
+    every deal are said so), entries named by their labels (:meth:`ResultSet.labels`)."""
+    return results.neighbours(limit, rows=ranking, labels=results.labels())
 
 
 def _png(figure) -> bytes:
@@ -158,7 +168,7 @@ class TournamentApp(w.VBox):
         # one scratch folder per app for the notebook functions' files, removed with the app (or at exit)
         self._scratch = tempfile.TemporaryDirectory(prefix="gopskit-notebook-")
         self.class_folder = class_folder(folder)  # a Python attribute: no browser message can change it
-        self.bots = w.SelectMultiple(options=agent_names(Goofspiel()), value=tuple(bots), rows=6,
+        self.bots = w.SelectMultiple(options=bot_options(Goofspiel()), value=tuple(bots), rows=6,
                                      description="Bots")
         self.use_folder = w.Checkbox(value=self.class_folder is not None, description=self._folder_label(),
                                      disabled=self.class_folder is None, indent=False)
@@ -199,7 +209,7 @@ class TournamentApp(w.VBox):
             count = sum(1 for p in self.class_folder.glob("*.py") if not p.name.startswith(("_", ".")))
         except OSError:
             count = 0
-        return f"Class folder {self.class_folder.name}/ ({count} strategy files)"
+        return f"Class folder {self.class_folder.name}/ ({counted(count, 'strategy file')})"
 
     def entries(self) -> list:
         """The entries the controls describe (notebook functions, the class folder's files, the bots)."""
@@ -216,8 +226,12 @@ class TournamentApp(w.VBox):
                             f"for more, run gopskit tournament on the command line")
         if not 0.05 <= limit <= MAX_TIME_LIMIT:
             raise GopsError(f"time per move: 0.05 to {MAX_TIME_LIMIT:g} seconds, not {limit:g}")
-        tournament = Tournament(Goofspiel(num_cards=self.cards.value), self.entries(), games=games,
-                                seed=_seed(self.seed.value), limits=Limits(time_limit=limit))
+        rules, entries = Goofspiel(num_cards=self.cards.value), self.entries()
+        if len(entries) < rules.num_players:
+            raise GopsError(f"a tournament needs at least {rules.num_players} entries, and these controls give "
+                            f"{len(entries)}: choose more bots (Ctrl-click, or Cmd-click on a Mac, picks several)"
+                            + (" or let the class folder take part" if self.class_folder is not None else ""))
+        tournament = Tournament(rules, entries, games=games, seed=_seed(self.seed.value), limits=Limits(time_limit=limit))
         total = sum(len(t.seatings) for t in tournament.tables()) * games
         if total > MAX_TOTAL_GAMES:
             raise GopsError(f"that is {total:,} games; the app plays up to {MAX_TOTAL_GAMES:,} "
@@ -260,13 +274,15 @@ class TournamentApp(w.VBox):
 
         self.results = results
         self.table.value = ranking_html(results)
+        labels = results.labels()
         for image, plot in zip(self.plots.children, (plot_head_to_head, plot_distributions, plot_bidding_profiles)):
-            image.value = _png(plot(results))
+            image.value = _png(plot(results, labels=labels))
             image.layout.width = _css_width(bytes(image.value))
             image.layout.max_width = "100%"
             image.layout.height = "auto"
         self.plots.layout.display = None
-        self.status.value = (f"Done: {len(results.games):,} games. Seed {results.seed} "
+        played = len(results.games)
+        self.status.value = (f"Done: {played:,} {'game' if played == 1 else 'games'}. Seed {results.seed} "
                              f"(type it in Seed to replay this very tournament).")
 
     def reset(self, status: str = "Choose entries and press <b>Run tournament</b>.") -> None:
@@ -280,6 +296,16 @@ class TournamentApp(w.VBox):
         self.status.value = status
 
 
+def bot_options(rules) -> list[tuple[str, str]]:
+    """The bot picker's choices for ``rules``: ``("One-higher bot (one-higher)", "one-higher")``: the label
+    people read, then the name code takes (``TournamentApp(bots=[...])``, ``--bots``), which the value keeps.
+
+    >>> bot_options(Goofspiel())[:2]
+    [('Random bot (random)', 'random'), ('Match-the-prize bot (match-prize)', 'match-prize')]
+    """
+    return [(f"{bot_label(name)} ({name})", name) for name in agent_names(rules)]
+
+
 def _seed(text: str) -> int | None:
     """The Seed box: empty for a random seed, else a whole number 0 or more."""
     text = str(text).strip()
@@ -290,5 +316,5 @@ def _seed(text: str) -> int | None:
     return int(text)
 
 
-__all__ = ["MAX_GAMES", "MAX_TIME_LIMIT", "MAX_TOTAL_GAMES", "TOURNAMENT_DIR_ENV", "TournamentApp", "class_folder",
-           "neighbour_texts", "ranking_html"]
+__all__ = ["MAX_GAMES", "MAX_TIME_LIMIT", "MAX_TOTAL_GAMES", "TOURNAMENT_DIR_ENV", "TournamentApp", "bot_options",
+           "class_folder", "neighbour_texts", "ranking_html"]
