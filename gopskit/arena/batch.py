@@ -26,7 +26,6 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..agents import make_agent
 from ..agents.goofspiel import BatchView, strength_table
 from ..errors import AgentError, OptionError
 from ..games.base import seed_sequence

@@ -390,14 +390,14 @@ class ResultSet:
     def game_rows(self) -> list[dict]:
         """One row per game and seat (the CSV)."""
         rows = []
-        for number, game in enumerate(self.games):
+        for index, game in enumerate(self.games):
             forfeits = {f["seat"]: f for f in game["forfeits"]}
             winners = game["winners"]
             for seat, name in enumerate(game["seats"]):
                 result = "loss" if seat not in winners else ("win" if len(winners) == 1 else "draw")
                 forfeit = forfeits.get(seat, {})
                 rows.append({
-                    "game": number, "table": game.get("table", ""), "seed": game.get("seed"), "seat": seat + 1,
+                    "game": index, "table": game.get("table", ""), "seed": game.get("seed"), "seat": seat + 1,
                     "entry": name, "opponents": ";".join(n for s, n in enumerate(game["seats"]) if s != seat),
                     "points": game["points"][seat], "result": result,
                     "forfeit": forfeit.get("reason", ""), "forfeit_detail": forfeit.get("detail", ""),

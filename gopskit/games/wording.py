@@ -9,9 +9,10 @@ in the words of the boards' rules line (never the options' Python names):
 >>> describe_game("raj", {"players": 3})
 'Raj: 3 players; bids 1 to 15; prizes shuffled; the highest unmatched bid takes a plus prize, the lowest a minus one; carried prizes go by the sign of the newest prize'
 
-The boards draw the same line from their views (``rules_text`` in
-:mod:`gopskit.widgets.views`); ``tests/test_game_wording.py`` checks that the
-two agree for every game and option.
+The boards' title and rules line come from here too (each view's ``title``
+and :meth:`GameView.rules_text <gopskit.widgets.views.base.GameView.rules_text>`),
+so a board, a classroom page and the command line never describe a game in
+two ways.
 """
 
 from __future__ import annotations

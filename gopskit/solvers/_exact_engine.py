@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from ._certify import METHODS, certify_game
-from ._exact_kernel import CALL_SETS, MEMO_RUN, extra_index, extra_size, fill_terminal, fill_turn_matrix, solve_layer
+from ._exact_kernel import CALL_SETS, MEMO_RUN, extra_index, extra_size, fill_terminal, solve_layer
 from ._exact_lp import _GAP, STATUS_FAILED, solve_game_gap
 from ._exact_tables import Tables
 from ._small_layers import (  # noqa: F401  (re-exported: they live where loading a solution needs no numba)

@@ -80,7 +80,7 @@ def render_card(
     word = _joker_word(name) if joker else ""
     corner = "★" if joker else escape(rank)
     frame = ('<svg viewBox="0 0 70 100" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">'
-             f'<rect x="1" y="1" width="68" height="98" rx="7" class="gopskit-card-bg"/>'
+             '<rect x="1" y="1" width="68" height="98" rx="7" class="gopskit-card-bg"/>'
              + ('<rect x="5" y="5" width="60" height="90" rx="4" class="gopskit-red-frame"/>' if red else ""))
     top_corner = (f'<text x="8" y="22" class="gopskit-corner" fill="{colour}">{corner}</text>'
                   f'<text x="8" y="36" class="gopskit-corner-suit" fill="{colour}">{symbol}</text>')

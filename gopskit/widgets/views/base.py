@@ -26,6 +26,7 @@ from typing import Any
 
 from ...cards import and_list, counted
 from ...games.base import GameState, MatchState, Rules
+from ...games.wording import rules_line
 from ..cards import render_card
 
 KEYS = {1: "a", 10: "0", 11: "j", 12: "q", 13: "k"}
@@ -116,8 +117,9 @@ class GameView:
         return options_from_dataclass(rules_class)
 
     def rules_text(self, rules: Rules) -> str:
-        """One line on the rules in play, under the board's title, from the options (``""``: none)."""
-        return ""
+        """One line on the rules in play, under the board's title, from the options (``""``: none); the same
+        words the classroom pages and command line use (:func:`gopskit.games.wording.rules_line`)."""
+        return rules_line(rules)
 
     def option_help(self, spec: OptionSpec, rules: Rules) -> str:
         """An option's explanation under the rules now chosen (shown under its control and as its tooltip):

@@ -7,7 +7,8 @@ cards cross the table without changing colour.
 
 from __future__ import annotations
 
-from ...cards import card_name, counted
+from ...cards import card_name
+from ...games.wording import GAME_TITLES
 from .base import KEYS, OptionSpec
 from .table import CardTableView, Seat, current_hand
 
@@ -16,17 +17,13 @@ SUITS = ("S", "H")
 
 class DivideAndConquerView(CardTableView):
     game = "divide-and-conquer"
-    title = "Divide and Conquer"
+    title = GAME_TITLES["divide-and-conquer"]
     blurb = "Open hands: a low card beats a high one it divides."
     centre_label = "Trick"
     bot_preference = ("dc-counter-greedy", "random")
     confirm_label = "Confirm card"
     chart_title = "Tricks won"
 
-    def rules_text(self, rules):
-        """Halves and tricks, from the options."""
-        swap = "; the hands swap after five tricks" if rules.halves == 2 else ""
-        return f"{counted(rules.num_tricks, 'trick')}, both hands open{swap}; the most tricks wins"
     chart_axis = "trick"
 
     def option_specs(self, rules_class):

@@ -25,6 +25,7 @@ import dataclasses
 from html import escape
 
 from ...games.base import GameState, MatchState
+from ...games.wording import GAME_TITLES
 from ...games.goofspiel import PRIZE_ORDERS, TIE_RULES, Goofspiel, TurnView
 from ...cards import and_list, card_name, counted, in_sentence
 from ..cards import render_card, render_cards
@@ -34,14 +35,6 @@ from .table import empty_pile
 
 SEAT_SUITS = ("S", "H", "C")
 PRIZE_SUIT = "D"
-TIE_WORDS = {
-    "discard": "a tie discards the prize",
-    "carry": "a tie carries the prize over to the next turn",
-    "unique": "tied bids drop out; the highest unmatched bid wins",
-    "rebid": "a tie is settled by bidding again for both prizes",
-}
-
-
 # each tie rule on a control: its label and what it does (the options panel, the strategy explorer)
 TIE_CHOICES = (
     ("discard", "Discard the prize", "nobody takes the prize; it leaves the game"),
@@ -65,7 +58,7 @@ class GoofspielView(GameView):
     """Draws every Goofspiel variant."""
 
     game = "goofspiel"
-    title = "Goofspiel"
+    title = GAME_TITLES["goofspiel"]
     blurb = "Bid a card for each prize; the highest bid wins it."
     confirm = True
     confirm_label = "Confirm bid"
@@ -269,30 +262,6 @@ class GoofspielView(GameView):
             return (f"the Ace bids above the {card_name(rules.num_cards)} (the top card) and is worth "
                     f"{high.points(1)} as a prize")
         return super().option_help(spec, rules)
-
-    def rules_text(self, rules: Goofspiel) -> str:
-        """One line on the rules in play, shown under the board's title."""
-        parts = [counted(rules.num_cards, "card"), TIE_WORDS[rules.ties]]
-        if rules.num_players > 2:
-            parts.insert(0, f"{rules.num_players} players")
-        if rules.ties == "rebid" and rules.rebid_open:
-            parts.append("anyone may win a rebid")
-        parts.append(_order_words(rules.prize_order))
-        for flag, words in (("ace_high", "Ace high"), ("blind", "blind prizes"), ("hidden_bids", "hidden bids"),
-                            ("face_down_trophies", "face-down trophies"), ("defeat_the_dealer", "Defeat the Dealer")):
-            if getattr(rules, flag):
-                parts.append(words)
-        if rules.target:
-            parts.append(f"match to {rules.target}")
-        return "; ".join(parts)
-
-
-def _order_words(order) -> str:
-    """The prize order in words: shuffled, ascending, descending, or a set order."""
-    if isinstance(order, str):
-        return "prizes shuffled" if order == "shuffled" else f"prizes in {order} order"
-    return "prizes in a set order: " + " ".join(_rank(c) for c in order)
-
 
 _OUTCOME_WORDS = {"discarded": "tie: discarded", "carried": "tie: carried over", "lost": "tie: lost", "won": "won"}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...cards import JOKER, SUIT_NAMES, card_name, counted, parse_card, rank_name
 from ...games.base import MatchState
+from ...games.wording import GAME_TITLES
 from ...games.gooseberry_fool import BONUS, ENDINGS, PLAYERS, deal_points, gooseberries, middling, right_of
 from .base import HandCard, OptionSpec, _number
 from .table import CardTableView, Seat, current_hand
@@ -17,7 +18,7 @@ from .table import CardTableView, Seat, current_hand
 
 class GooseberryFoolView(CardTableView):
     game = "gooseberry-fool"
-    title = "Gooseberry Fool"
+    title = GAME_TITLES["gooseberry-fool"]
     blurb = "A three-player trick game where the odd card out wins."
     centre_label = "Trick"
     confirm = False
@@ -33,16 +34,6 @@ class GooseberryFoolView(CardTableView):
         if getattr(rules, "target", None) and rules.ending == "reach":
             return "the only player to reach the target wins; if two reach it, the third"
         return self.winner_rule
-
-    def rules_text(self, rules):
-        """Scoring and how the game ends, from the options and the engine's bonus."""
-        if rules.target is None:
-            length = "one deal"
-        else:
-            how = ("the only player to reach it wins; if two do, the third" if rules.ending == "reach" else "then the middling total wins")
-            length = f"play to {rules.target} ({how}; at most {counted(rules.max_hands, 'deal')})"
-        return (f"follow suit; 1 point per trick you take, 2 per trick of the player on your right; "
-                f"the middling score wins and scores {BONUS} more; {length}")
 
     def end_rule_text(self, state):
         """Why the winners won, every time, from the numbers the engine decided on: a deal goes by the

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...cards import card_name, counted, rank_name
 from ...games.gops_for_three import ACE_HIGH, ACE_LOW, BOTTOM_JOKER_RULES, JOKER, GopsForThree, deal_points, prize_total
+from ...games.wording import GAME_TITLES
 from .base import KEYS, OptionSpec
 from .table import CardTableView, Seat, current_hand
 
@@ -18,7 +19,7 @@ SUITS = ("S", "H", "C")
 
 class GopsForThreeView(CardTableView):
     game = "gops-for-three"
-    title = "Gops for three"
+    title = GAME_TITLES["gops-for-three"]
     blurb = "Parlett's three-hand Gops: win the most or the least."
     app_options = {"deals": 1}
     event_says_deal_over = True  # the last bid of a deal explains its scoring: "Deal over: ..."
@@ -48,17 +49,6 @@ class GopsForThreeView(CardTableView):
         if values.get("target"):
             values = {**values, "deals": GopsForThree().deals}
         return values
-
-    def rules_text(self, rules):
-        """Deals or target, the Aces and the bottom Joker, from the options."""
-        if rules.target is None:
-            length = counted(rules.deals, "deal")
-        else:
-            length = f"play to {rules.target} (at most {counted(rules.max_deals, 'deal')})"
-        aces = "two Aces always pair" if rules.aces_pair else "Aces pair only if declared alike"
-        joker = ("a bottom Joker goes with the last diamond" if rules.bottom_joker == "last-trick"
-                 else "a bottom Joker goes to nobody")
-        return f"{length}; highest and lowest totals score, the middle none; {aces}; {joker}"
 
     def face(self, card, seat=None):
         if card in (ACE_HIGH, ACE_LOW):

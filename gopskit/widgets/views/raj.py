@@ -4,27 +4,20 @@ from __future__ import annotations
 
 from ...cards import counted
 from ...games.raj import CARRY_RULES, PRIZE_ORDERS, prize_label
+from ...games.wording import GAME_TITLES
 from .base import PRIZE_ORDER_WORDS, OptionSpec
 from .table import CardTableView, Seat
 
 
 class RajView(CardTableView):
     game = "raj"
-    title = "Raj"
+    title = GAME_TITLES["raj"]
     blurb = "Hol's der Geier: bid 1-15 for plus and minus prizes."
     bot_preference = ("raj-proportional", "random")
     # two copies of the deterministic bot bid alike, cancel each other every turn and hand the person
     # every prize; a seeded random bot beside it makes a game one can lose
     default_bots = ("raj-proportional", "random")
     confirm_label = "Confirm bid"
-
-    def rules_text(self, rules):
-        """Players, prize order and how carried prizes are decided, from the options."""
-        order = rules.prize_order if isinstance(rules.prize_order, str) else "a set order"
-        carry = {"newest": "the sign of the newest prize", "total": "the sign of their total"}.get(rules.carry_decides,
-                                                                                                 rules.carry_decides)
-        return (f"{rules.num_players} players; bids 1 to 15; prizes {order}; the highest unmatched bid takes a plus "
-                f"prize, the lowest a minus one; carried prizes go by {carry}")
 
     def option_specs(self, rules_class):
         return [

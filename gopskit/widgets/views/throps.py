@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from ...cards import SUIT_NAMES, SUITS, card_name, counted, parse_card, rank_name
 from ...games.throps import MAJOR, RELATIONS, SCORING_SUITS, score_cards, suit_relation
+from ...games.wording import GAME_TITLES
 from .base import OptionSpec
 from .table import CardTableView, Seat, current_hand
 
 
 class ThropsView(CardTableView):
     game = "throps"
-    title = "Throps"
+    title = GAME_TITLES["throps"]
     blurb = "Four hands, one a dummy stock: collect one suit."
     centre_label = "Stock card"
     event_says_deal_over = True  # the last bid of a deal explains its scoring: "Deal over: ..."
@@ -53,12 +54,6 @@ class ThropsView(CardTableView):
     def prompt(self, state, seat, names):
         obs = state.observation(seat)
         return f"{names[seat]}: bid a card for the stock card. {tie_order_text(obs.stock_card)}"
-
-    def rules_text(self, rules):
-        """What scores and how long the game is, from the options."""
-        suit = "its most valuable suit" if rules.scoring_suit == "best" else "its longest suit"
-        length = "one deal" if rules.target is None else f"play to {rules.target} (at most {counted(rules.max_deals, 'deal')})"
-        return f"each player scores {suit} plus, the rest minus; ties go by suit; {length}"
 
     def hand_scores(self, hand, events):
         won, out = [[] for _ in range(hand.rules.num_players)], []
