@@ -27,6 +27,7 @@ import numpy as np
 from ..agents import agent_class, agent_names
 from ..errors import OptionError
 from ..games import available_games, rules_class
+from ..spreadsheet import FORMULA_STARTS  # a name may not start like a formula (the export's bids.csv holds names)
 from .db import Tx
 from .errors import AccessError, RoomError
 from .gameplay import PLAYING, advance, dumps, reclaim_seats, room_row, rules_for, table_state
@@ -38,8 +39,6 @@ MAX_NAME = 24
 #: Students one room takes. Each joining page adds a row that every lobby and the teacher's page
 #: list; without a cap a script reloading the student page could add thousands.
 MAX_PLAYERS = 300
-#: First characters a spreadsheet reads as the start of a formula (the export's bids.csv holds names).
-FORMULA_STARTS = ("=", "+", "-", "@")
 AUTO_PAIR_REST = 15.0  # seconds after a game before auto-pairing seats a student again (a rematch fits in)
 PREFERRED_BOTS = ("match-prize", "gops3-proportional", "throps-greedy", "gooseberry-middler", "dc-greedy",
                   "raj-proportional", "random")
