@@ -41,6 +41,7 @@ from scipy import stats
 from ..cards import counted
 from ..errors import OptionError
 from ..numbers import fixed, number, percent
+from ..spreadsheet import inert
 
 FORMAT_VERSION = 1
 RANKING_COLUMNS = ("rank", "name", "kind", "games", "mean_points", "sd_points", "deals", "ci_low", "ci_high",
@@ -484,11 +485,18 @@ GAME_COLUMNS = ("game", "table", "seed", "seat", "entry", "opponents", "points",
 
 
 def _write_csv(path, columns, rows) -> None:
+    """Write ``rows`` under ``columns``; a text cell a spreadsheet would run as a formula gets a leading ``'``.
+
+    Entry names come from student file names (``=cmd.py`` is the entry
+    ``=cmd``), forfeit details from their code's errors:
+    :func:`gopskit.spreadsheet.inert` keeps such cells text. Numbers are
+    written as they are.
+    """
     temp = path.with_name(f".{path.name}.tmp")
     with temp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({key: inert(value) for key, value in row.items()} for row in rows)
     temp.replace(path)
 
 

@@ -13,7 +13,8 @@ An export is a zip file holding
   it took after the turn began. A player name that a spreadsheet would read
   as a formula (``=``, ``+``, ``-`` or ``@`` first; a new room refuses such
   names, a room stored by an older kit may hold one) is written with a
-  leading ``'``, so opening the file never runs it.
+  leading ``'`` (:func:`gopskit.spreadsheet.inert`), so opening the file
+  never runs it.
 
 Only complete turns are exported, so even an export made mid-game shows no
 bid early. :func:`load_export` reads the zip back (for
@@ -32,9 +33,10 @@ from pathlib import Path
 
 from ..games import replay_record
 from ..games.base import MatchState
+from ..spreadsheet import inert
 from .db import Tx
 from .gameplay import complete_moves, events_so_far, rebuild, rules_for, seat_kind, seat_name, seats_of
-from .rooms import FORMULA_STARTS, settings_of, teacher_room
+from .rooms import settings_of, teacher_room
 
 BID_COLUMNS = ("room", "table", "round", "hand", "turn", "ply", "seat", "player", "kind", "actor", "move",
                "prize", "seconds")
@@ -58,7 +60,7 @@ class RoomExport:
         writer.writeheader()
         for row in self.bids:
             cells = {k: json.dumps(v) if k == "move" and not isinstance(v, (int, str)) else v for k, v in row.items()}
-            cells["player"] = _inert(cells["player"])
+            cells["player"] = inert(cells["player"])
             writer.writerow(cells)
         return out.getvalue()
 
@@ -82,15 +84,6 @@ class RoomExport:
             path = path / f"room-{shown_code(self.room['code'])}.zip"
         path.write_bytes(self.zip_bytes())
         return path
-
-
-def _inert(text):
-    """A text cell a spreadsheet shows as text, never runs as a formula.
-
-    >>> _inert("=HYPERLINK(1)"), _inert("Ann")
-    ("'=HYPERLINK(1)", 'Ann')
-    """
-    return "'" + text if isinstance(text, str) and text.startswith(FORMULA_STARTS) else text
 
 
 def record_name(number: int) -> str:

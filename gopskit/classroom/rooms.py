@@ -27,6 +27,7 @@ import numpy as np
 from ..agents import agent_class, agent_names
 from ..errors import OptionError
 from ..games import available_games, rules_class
+from ..spreadsheet import FORMULA_STARTS  # a name may not start like a formula (the export's bids.csv holds names)
 from .db import Tx
 from .errors import AccessError, RoomError
 from .gameplay import PLAYING, advance, dumps, reclaim_seats, room_row, rules_for, table_state
@@ -38,8 +39,6 @@ MAX_NAME = 24
 #: Students one room takes. Each joining page adds a row that every lobby and the teacher's page
 #: list; without a cap a script reloading the student page could add thousands.
 MAX_PLAYERS = 300
-#: First characters a spreadsheet reads as the start of a formula (the export's bids.csv holds names).
-FORMULA_STARTS = ("=", "+", "-", "@")
 AUTO_PAIR_REST = 15.0  # seconds after a game before auto-pairing seats a student again (a rematch fits in)
 PREFERRED_BOTS = ("match-prize", "gops3-proportional", "throps-greedy", "gooseberry-middler", "dc-greedy",
                   "raj-proportional", "random")
@@ -276,9 +275,20 @@ def create_table(tx: Tx, room: dict, seating: list, origin: str, round_number: i
     bot = settings_of(room).bot
     for seat, player in enumerate(seating):
         tx.run("INSERT INTO seats (table_id, seat, player, bot) VALUES (?, ?, ?, ?)", (table_id, seat, player, bot))
+    _cancel_challenges(tx, room, [p for p in seating if p])
     table = tx.one("SELECT * FROM game_tables WHERE id = ?", (table_id,))
     advance(tx, table, room, table_state(tx, table, room), now)
     return table_id
+
+
+def _cancel_challenges(tx: Tx, room: dict, players: list) -> None:
+    """The open challenges made to or by students who just sat down at a table are cancelled."""
+    if not players:
+        return
+    marks = ", ".join("?" * len(players))
+    if tx.run(f"UPDATE challenges SET status = 'cancelled' WHERE room = ? AND status = 'open' AND "
+              f"(challenger IN ({marks}) OR target IN ({marks}))", (room["code"], *players, *players)):
+        tx.run("UPDATE rooms SET version = version + 1 WHERE code = ?", (room["code"],))
 
 
 def seat_tables(tx: Tx, room: dict, tables: list, origin: str, round_number: int, rng, now: float) -> list[str]:
@@ -336,25 +346,50 @@ def next_round(tx: Tx, room: dict, now: float) -> bool:
     return True
 
 
-def ask_rematch(tx: Tx, seat: dict, now: float, seed=None) -> str | None:
-    """This seat wants a rematch; when every student of the table does, seat them again. Returns the new table."""
-    room = room_row(tx, seat["room"], lock="update")
+def _rematch_checks(tx: Tx, seat: dict, lock: bool) -> tuple[dict, dict]:
+    """The refusals of :func:`ask_rematch` (rematches off, a game still on); returns ``(room, table)``."""
+    room = room_row(tx, seat["room"], lock="update" if lock else None)
     settings = settings_of(room)
     if not settings.rematch or settings.pairing == "round-robin":
         raise RoomError("rematches are off in this room: wait for the next pairing")
     table = tx.one("SELECT * FROM game_tables WHERE id = ?", (seat["table_id"],))
     if table["status"] == PLAYING:
         raise RoomError("the game is still on: a rematch comes after it")
-    tx.run("UPDATE seats SET rematch = 1 WHERE table_id = ? AND seat = ?", (table["id"], seat["seat"]))
+    return room, table
+
+
+def _rematch_seating(tx: Tx, room: dict, table: dict) -> list | None:
+    """The new table's seating once every student of ``table`` asked and all are free; else ``None``."""
     seats = tx.all("SELECT seat, player, rematch FROM seats WHERE table_id = ? ORDER BY seat", (table["id"],))
     people = [s for s in seats if s["player"]]
     if not all(s["rematch"] for s in people):
         return None
-    busy = {p["id"] for p in waiting_players(tx, room["code"])}
-    if any(s["player"] not in busy for s in people):
+    free = {p["id"] for p in waiting_players(tx, room["code"])}
+    if any(s["player"] not in free for s in people):
         return None
     seating = [s["player"] for s in seats]
-    seating = seating[1:] + seating[:1]  # the next game starts with the next seat first
+    return seating[1:] + seating[:1]  # the next game starts with the next seat first
+
+
+def rematch_due(tx: Tx, seat: dict) -> bool:
+    """Every check of :func:`ask_rematch`, nothing written: would asking now change anything?
+
+    Raises what :func:`ask_rematch` would. False when this seat has asked
+    already and the rematch cannot start yet: asking again is then a no-op,
+    which a page answers from this read instead of taking the write lock.
+    """
+    room, table = _rematch_checks(tx, seat, lock=False)
+    return not seat["rematch"] or _rematch_seating(tx, room, table) is not None
+
+
+def ask_rematch(tx: Tx, seat: dict, now: float, seed=None) -> str | None:
+    """This seat wants a rematch; when every student of the table does, seat them again. Returns the new table."""
+    room, table = _rematch_checks(tx, seat, lock=True)
+    if not seat["rematch"]:
+        tx.run("UPDATE seats SET rematch = 1 WHERE table_id = ? AND seat = ?", (table["id"], seat["seat"]))
+    seating = _rematch_seating(tx, room, table)
+    if seating is None:
+        return None
     tx.run("UPDATE seats SET rematch = 0 WHERE table_id = ?", (table["id"],))
     rng = np.random.default_rng(seed)
     return create_table(tx, room, seating, "rematch", table["round"], int(rng.integers(2**62)), now)
@@ -390,4 +425,4 @@ def auto_pair(tx: Tx, room: dict, now: float) -> list[str]:
 
 __all__ = ["RoomSettings", "ask_rematch", "auto_pair", "claim_seat", "create_room", "create_table",
            "current_seat", "end_room", "heartbeat", "join", "leave", "next_round", "pair_waiting",
-           "player_by_key", "schedule_due", "stood_in", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]
+           "player_by_key", "rematch_due", "schedule_due", "stood_in", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]

@@ -25,16 +25,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import re
 import time
 from html import escape
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import ipywidgets as widgets
 import traitlets
 
 from ..agents import agent_names
 from ..cards import counted
-from ..classroom import ClassroomStore
+from ..classroom import ClassroomStore, challenges, gameplay, rooms
 from ..classroom import html as pages
 from ..classroom.db import default_url
 from ..classroom.errors import AccessError
@@ -56,6 +58,11 @@ TEACHER_POLL = 0.5
 BEAT_MS = 2000
 RESULT_SECONDS = 6.0  # a finished game stays on screen at least this long before the next one replaces it
 NO_BRIDGE_AFTER = 10.0  # seconds without a browser beat before the kernel beats for the page itself
+#: The longest text a page's browser may hand back from its storage (a page saves about 150 characters).
+MAX_SAVED = 2000
+#: The longest address a page's browser may report (longer ones are ignored).
+MAX_PAGE_URL = 2000
+_KEY = re.compile(r"[A-Za-z0-9_-]{16,200}")  # a key as the store makes them (URL-safe text)
 
 try:
     import anywidget
@@ -82,6 +89,52 @@ def make_bridge(storage_key: str):
         every_ms = traitlets.Int(BEAT_MS).tag(sync=True)
 
     return BrowserBridge(storage_key=storage_key)
+
+
+def saved_keys(text, key_field: str) -> dict | None:
+    """What a page's browser handed back from its storage, if it is what the page saved there; else ``None``.
+
+    The browser's side of a page can be changed by anyone using it, so the
+    value is checked like any message from it: text of at most
+    :data:`MAX_SAVED` characters holding a JSON object whose ``store`` is
+    text and whose ``key_field`` (``"player_key"``, ``"teacher_key"``) is a
+    key as the store makes them. Anything else counts as nothing saved.
+
+    >>> saved_keys('{"store": "/tmp/c.sqlite3", "player_key": "abcdefghijklmnop"}', "player_key")
+    {'store': '/tmp/c.sqlite3', 'player_key': 'abcdefghijklmnop'}
+    >>> [saved_keys(t, "player_key") for t in ("[1]", "null", '{"player_key": 5}', "{", "x" * 5000)]
+    [None, None, None, None, None]
+    """
+    if not isinstance(text, str) or not text or len(text) > MAX_SAVED:
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    store, key = data.get("store"), data.get(key_field)
+    if not isinstance(store, str) or len(store) > MAX_SAVED or not isinstance(key, str) or not _KEY.fullmatch(key):
+        return None
+    return {"store": store, key_field: key}
+
+
+def page_address(text) -> str:
+    """The page's address as its browser reported it, if it is a web address; else ``""``.
+
+    >>> page_address("http://10.0.0.5:8866/voila/render/classroom-teacher.ipynb")
+    'http://10.0.0.5:8866/voila/render/classroom-teacher.ipynb'
+    >>> [page_address(t) for t in ("http://[abc/", "http://h:99999999/", "x" * 3000, 5)]
+    ['', '', '', '']
+    """
+    if not isinstance(text, str) or len(text) > MAX_PAGE_URL or not text.isprintable():
+        return ""
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018  (raises ValueError on a port out of range)
+    except ValueError:
+        return ""
+    return text if parts.scheme in ("http", "https") and parts.hostname else ""
 
 
 def guarded(method):
@@ -442,14 +495,13 @@ class StudentApp(widgets.VBox):
     def _store_name(self) -> str:
         return self.url or default_url()
 
+    @guarded
     def _browser_loaded(self, change) -> None:
         self._timers["browser"] = time.monotonic()
         self._join_ready()
-        saved = self.bridge.saved
-        if self.player_key is None and saved:
-            data = json.loads(saved)
-            if data.get("store") == self._store_name():
-                self.resume(data["player_key"])
+        data = saved_keys(self.bridge.saved, "player_key")  # None unless it is what this page saved
+        if self.player_key is None and data is not None and data["store"] == self._store_name():
+            self.resume(data["player_key"])
 
     def _browser_beat(self, _change) -> None:
         self._timers["browser"] = time.monotonic()
@@ -548,9 +600,25 @@ class StudentApp(widgets.VBox):
 
     @guarded
     def ask_rematch(self) -> None:
-        table = self.store.ask_rematch(self.seat.seat_key)
+        """Ask for a rematch. Asking again changes nothing, so it is answered from a read (see :meth:`_check`)."""
+        if self.seat is None:
+            raise GopsError("there is no finished game to rematch yet")
+        seat_key = self.seat.seat_key
+        due = self._check(lambda tx: rooms.rematch_due(tx, gameplay.seat_by_key(tx, seat_key)))
+        table = self.store.ask_rematch(seat_key) if due else None
         self.show_message("A new game is starting." if table else "Rematch asked: waiting for the others to agree.")
         self.tick()
+
+    def _check(self, work):
+        """Run ``work(tx)``, a store function that only reads, in a read transaction; return what it returns.
+
+        A page's client can click any button thousands of times a second, and
+        every write takes the store's write lock, which the whole class shares.
+        So a click first passes the checks of what it asks for in a read: one
+        that would change nothing (a rematch or a challenge asked again, a
+        challenge already answered) is answered from that read alone.
+        """
+        return self.store.db.run(work, write=False)
 
     def back_to_lobby(self) -> None:
         self._board_box.children, self._after.children, self.phase = [], [], "lobby"
@@ -599,13 +667,25 @@ class StudentApp(widgets.VBox):
 
     @guarded
     def challenge(self, name: str) -> None:
-        self.store.challenge(self.player_key, name)
-        self.show_message(f"Challenge sent to {name}.")
+        """Challenge the student called ``name``; a challenge already open is not sent again (a read only)."""
+        player_key = self._need_key()
+        target, open_already = self._check(lambda tx: challenges.check_challenge(tx, player_key, name)[2:])
+        if open_already is None:
+            self.store.challenge(player_key, name)
+        self.show_message(f"Challenge sent to {target['name']}.")
 
     @guarded
     def answer(self, challenge_id: str, accept: bool) -> None:
-        self.store.answer_challenge(self.player_key, challenge_id, accept)
+        """Accept or decline a challenge; one no longer open is refused from a read."""
+        player_key = self._need_key()
+        self._check(lambda tx: challenges.check_answer(tx, player_key, challenge_id))
+        self.store.answer_challenge(player_key, challenge_id, accept)
         self.tick()
+
+    def _need_key(self) -> str:
+        if self.player_key is None or self.store is None:
+            raise GopsError("join the room first: type your name and the room code")
+        return self.player_key
 
     def show_message(self, text: str, error: bool = False) -> None:
         cls = "gopskit-error" if error else "gopskit-caption"
@@ -744,15 +824,20 @@ class TeacherApp(widgets.VBox):
 
     def students_addresses(self) -> list[str]:
         """The addresses students open (from this page's own address; see :func:`~gopskit.classroom.html.student_addresses`)."""
-        page = self.bridge.page_url if self.bridge is not None else ""
+        page = self._page_url()
         return pages.student_addresses(page, network_addresses() if pages.is_loopback(page) else ())
 
+    def _page_url(self) -> str:
+        """This page's address as its browser reported it (checked: see :func:`page_address`), or ``""``."""
+        return page_address(self.bridge.page_url) if self.bridge is not None else ""
+
+    @guarded
     def _show_code(self) -> None:
         """The room code and the address students open, large, for the projector."""
         if self.code is None:
             return
         addresses = self.students_addresses()
-        page = self.bridge.page_url if self.bridge is not None else ""
+        page = self._page_url()
         if addresses:
             where = "Students open this address on their laptop" + (" (one of these)" if len(addresses) > 1 else "")
             where = f"<div>{where}:</div>{pages.students_address_html(addresses)}"
@@ -765,12 +850,11 @@ class TeacherApp(widgets.VBox):
         self._code_html.value = (f'<div class="gopskit-classroom">{where}<div>and type the room code:</div>'
                                  f"{pages.room_code_html(self.code)}</div>")
 
+    @guarded
     def _browser_loaded(self, _change) -> None:
-        saved = self.bridge.saved
-        if self.teacher_key is None and saved:
-            data = json.loads(saved)
-            if data.get("store") == (self.url or default_url()):
-                self.reopen(data["teacher_key"])
+        data = saved_keys(self.bridge.saved, "teacher_key")  # None unless it is what this page saved
+        if self.teacher_key is None and data is not None and data["store"] == (self.url or default_url()):
+            self.reopen(data["teacher_key"])
 
     @guarded
     def tick(self) -> None:

@@ -243,7 +243,9 @@ class TournamentApp(w.VBox):
         """Play the tournament the controls describe; show the results (or what went wrong)."""
         self.run_button.disabled = True
         self.status.value = "Checking the entries and starting their sandboxes&hellip;"
+        machine = None
         try:
+            machine = take_the_machine()  # one tournament at a time on this computer, whichever page starts it
             tournament = self.tournament()
             self.progress.max, self.progress.value = len(tournament.tables()), 0
             results = tournament.run(progress=False, on_table=self._advance)
@@ -256,6 +258,8 @@ class TournamentApp(w.VBox):
             self._error(f"Something went wrong ({type(exc).__name__}).{self.crash_advice}")
             return None
         finally:
+            if machine is not None:
+                machine.close()
             self.run_button.disabled = False
         return self.results
 
@@ -306,6 +310,55 @@ def bot_options(rules) -> list[tuple[str, str]]:
     return [(f"{bot_label(name)} ({name})", name) for name in agent_names(rules)]
 
 
+def run_lock_path() -> pathlib.Path:
+    """The file whose lock a running tournament holds: ``tournament.lock`` in the kit's cache folder
+    (``$GOPSKIT_CACHE``, else ``~/.cache/gopskit``), which every page of the teacher's server shares."""
+    from ..solvers.storage import cache_dir
+
+    return cache_dir() / "tournament.lock"
+
+
+def take_the_machine(path=None):
+    """Hold the lock that lets one tournament run at a time on this computer; returns the open lock file.
+
+    Each app page is its own process (a Voila kernel), and a tournament
+    keeps a processor busy for as long as it runs: every student who opened
+    the tournament app and pressed Run would add one more. The lock is the
+    operating system's (``flock``) on :func:`run_lock_path` (or ``path``):
+    closing the returned file releases it, and so does the end of the
+    process that holds it, however it ends. While another process (or
+    another page) holds it, this raises a :class:`~gopskit.errors.GopsError`
+    at once, saying a tournament is running and to try again when it ends.
+    """
+    path = pathlib.Path(path) if path is not None else run_lock_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+b")  # noqa: SIM115  (kept open while the tournament runs; the caller closes it)
+    except OSError as exc:
+        raise GopsError(f"cannot open the tournament lock {path}: {exc.strerror}; "
+                        f"set GOPSKIT_CACHE to a folder this server may write") from None
+    try:
+        _lock(handle)
+    except OSError:
+        handle.close()
+        raise GopsError("A tournament is already running on this computer (started from another page): only one "
+                        "runs at a time. Try again when it ends.") from None
+    return handle
+
+
+def _lock(handle) -> None:
+    """Lock ``handle`` for this process without waiting (OSError when another holds it)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        return
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
 def _seed(text: str) -> int | None:
     """The Seed box: empty for a random seed, else a whole number 0 or more."""
     text = str(text).strip()
@@ -317,4 +370,4 @@ def _seed(text: str) -> int | None:
 
 
 __all__ = ["MAX_GAMES", "MAX_TIME_LIMIT", "MAX_TOTAL_GAMES", "TOURNAMENT_DIR_ENV", "TournamentApp", "bot_options",
-           "class_folder", "neighbour_texts", "ranking_html"]
+           "class_folder", "neighbour_texts", "ranking_html", "run_lock_path", "take_the_machine"]
