@@ -100,6 +100,10 @@ def test_teacher_and_two_students_play_a_game(classroom, tmp_path):
         ann.tick()
     assert ann.board.finished and ann.board.status.startswith("Game over") and bob.board.status == ann.board.status
     assert [b.description for b in ann._after.children] == ["Rematch", "Back to the lobby"]
+    shown = ann._after.children
+    for _ in range(3):  # each redraw after the game shows the same two buttons: none is made (and left open) again
+        ann._redraw()
+    assert all(a is b for a, b in zip(ann._after.children, shown)) and len(ann._after.children) == 2
     teacher.tick()
     assert [r["name"] for r in teacher.overview.leaderboard] in (["Ann", "Bob"], ["Bob", "Ann"])
     path = teacher.export()

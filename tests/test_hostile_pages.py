@@ -265,3 +265,16 @@ def test_a_rematch_click_with_no_game_says_so(tmp_path):
     app.challenge("Bob")
     app.answer("x", True)
     assert app.last_error is None and "join the room first" in app._message.value
+
+
+def test_a_teacher_page_opens_one_room_however_often_its_hidden_button_is_pressed(tmp_path):
+    from gopskit.widgets.classroom import TeacherApp
+
+    teacher = TeacherApp(str(tmp_path / "c.sqlite3"), bridge=False)
+    teacher.create()
+    code = teacher.code
+    for _ in range(5):  # the form is hidden, but a page's client can still send the button's clicks
+        teacher.create()
+    rooms = teacher.store.db.run(lambda tx: tx.one("SELECT COUNT(*) AS n FROM rooms")["n"], write=False)
+    assert rooms == 1 and teacher.code == code
+    assert f"already runs room {code}" in teacher._message.value

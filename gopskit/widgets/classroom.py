@@ -414,6 +414,11 @@ class StudentApp(widgets.VBox):
         self._message, self._lobby, self._challenges = widgets.HTML(), widgets.HTML(), widgets.VBox()
         self._message.add_class("gopskit-message")
         self._board_box, self._after = widgets.VBox(), widgets.HBox()
+        # the buttons under a finished game, made once: a redraw (each time the table changes) only shows them
+        self._rematch = _button("Rematch", "gopskit-rematch", "success", "repeat")
+        self._rematch.on_click(lambda _b: self.ask_rematch())
+        self._back = _button("Back to the lobby", "gopskit-back", "", "arrow-left")
+        self._back.on_click(lambda _b: self.back_to_lobby())
         self.board: SeatBoard | None = None
         self.bridge = make_bridge("gopskit-classroom-student") if bridge else None
         extra = [self.bridge] if self.bridge is not None else []
@@ -590,13 +595,8 @@ class StudentApp(widgets.VBox):
             return
         if (self._seen.get("finished") or (None,))[0] != view.table:
             self._seen["finished"] = (view.table, time.monotonic())
-        rematch = _button("Rematch", "gopskit-rematch", "success", "repeat")
-        rematch.on_click(lambda _b: self.ask_rematch())
-        back = _button("Back to the lobby", "gopskit-back", "", "arrow-left")
-        back.on_click(lambda _b: self.back_to_lobby())
-        asked = view.seat in view.rematch
-        rematch.disabled = asked
-        self._after.children = [rematch, back] if self._lobby_pairing != "round-robin" else [back]
+        self._rematch.disabled = view.seat in view.rematch
+        self._after.children = [self._rematch, self._back] if self._lobby_pairing != "round-robin" else [self._back]
 
     @guarded
     def ask_rematch(self) -> None:
@@ -797,7 +797,13 @@ class TeacherApp(widgets.VBox):
 
     @guarded
     def create(self) -> None:
-        """Open a room with the form's game, options and settings; show its code."""
+        """Open a room with the form's game, options and settings; show its code.
+
+        One room a page: the form is hidden once a room is open, and a hand-made
+        client pressing its hidden button again opens nothing."""
+        if self.teacher_key is not None:
+            raise GopsError(f"this page already runs room {self.code}: open the teacher's page again (a new tab) "
+                            "for another room")
         try:
             room = self._open().create_room(self._game.value, self.options(), pairing=self._pairing.value,
                                             bot=self._bot.value, timeout=self._timeout.value, auto_pair=self._auto.value)
