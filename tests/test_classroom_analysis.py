@@ -71,6 +71,7 @@ def test_students_bids_next_to_the_equilibrium_hand_worked():
     assert rows[prizes[0]]["class_mean"] == 3 - prizes[0] and rows[prizes[0]]["equilibrium_mean"] == prizes[0]
     assert rows[prizes[0]]["random"] == 1.5 and rows[prizes[1]]["random"] == prizes[0]
     assert "<table" in result.table_html() and "Equilibrium mean" in result.table_html()
+    assert "Match-the-prize bot: mean" in result.table_html() and "match-prize" not in result.table_html()
 
 
 def test_unsupported_games_are_left_out_with_a_note():
@@ -91,6 +92,7 @@ def test_load_and_compare_and_the_plot(tmp_path):
     matplotlib.use("Agg")
     ax = plot_comparison(result)
     assert len(ax.get_lines()) == 4  # the class, the equilibrium, two bots
+    assert [t.get_text() for t in ax.get_legend().get_texts()][2:] == ["Match-the-prize bot", "Random bot"]
 
 
 def test_bids_without_a_known_equilibrium_are_counted_and_left_out():

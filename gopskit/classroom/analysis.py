@@ -38,6 +38,7 @@ from html import escape
 import numpy as np
 
 from ..agents import make_agent
+from ..agents.labels import bot_label
 from ..games import replay_record, rules_from_record
 from .export import RoomExport, load_export
 
@@ -63,7 +64,7 @@ class BidComparison:
 
     def table_html(self) -> str:
         """The per-prize means as an HTML table (for a lesson notebook)."""
-        heads = ["Prize", "Student bids", "Class mean", "Equilibrium mean"] + [f"{b} mean" for b in self.bots]
+        heads = ["Prize", "Student bids", "Class mean", "Equilibrium mean"] + [f"{bot_label(b)}: mean" for b in self.bots]
         body = "".join(
             "<tr>" + "".join(f"<td>{_cell(row.get(k))}</td>" for k in
                              ["prize", "bids", "class_mean", "equilibrium_mean"] + list(self.bots)) + "</tr>"
@@ -222,7 +223,7 @@ def plot_comparison(comparison: BidComparison, ax=None):
     if any(r["equilibrium_mean"] is not None for r in comparison.by_prize):
         ax.plot(prizes, [r["equilibrium_mean"] for r in comparison.by_prize], "s--", label="equilibrium")
     for name in comparison.bots:
-        ax.plot(prizes, [r[name] for r in comparison.by_prize], ":", label=name)
+        ax.plot(prizes, [r[name] for r in comparison.by_prize], ":", label=bot_label(name))
     ax.set_xlabel("prize card")
     ax.set_ylabel("mean bid")
     ax.set_title(f"Room {comparison.room}: bids by prize")
