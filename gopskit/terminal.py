@@ -8,13 +8,18 @@ question again. ``quit`` or end of input (Ctrl-D) stops the game politely
 
 from __future__ import annotations
 
+import re
 import sys
 
-from .agents import make_agent
+from .agents import agent_names, make_agent
+from .agents.labels import bot_label
 from .arena.match import seat_agents, start_game
 from .cards import card_name, parse_rank
-from .errors import GopsError
+from .errors import GopsError, OptionError
 from .games.goofspiel import Goofspiel
+from .games.wording import TIE_WORDS
+
+FLAGS = {"num_cards": "--cards", "ties": "--ties"}  # the game's options as this command's flags
 
 NAMES = ("You", "the bot")  # as explanations name players; a sentence starts with a capital
 
@@ -51,13 +56,22 @@ def _input(prompt):
 
 
 def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, read=_input) -> int:
-    """Play one game; return 0 when it ends, 1 when the player stops early."""
-    rules = Goofspiel(num_cards=cards, ties=ties)
+    """Play one game; return 0 when it ends, 1 when the player stops early.
+
+    Bad options are refused in the command's words: the flag typed, and for
+    a bot the ones that can play these rules."""
+    try:
+        rules = Goofspiel(num_cards=cards, ties=ties)
+    except OptionError as exc:  # the engine names its options as Python does: say the flag instead
+        raise OptionError(re.sub(r"\boption (\w+)", lambda m: FLAGS.get(m.group(1), m.group(0)), str(exc))) from None
+    playable = [name for name in agent_names(rules) if name != "human"]
+    if bot not in playable:
+        raise OptionError(f"--bot {bot!r} is not one of the bots that play Goofspiel with these rules: {', '.join(playable)}")
     human, machine = make_agent("random"), make_agent(bot)  # the human's seat agent is never asked
     agents = seat_agents(rules, [human, machine])
     state = start_game(rules, agents, seed)
-    print(f"Goofspiel with {cards} cards against the {machine.name} bot. Highest bid wins the prize; "
-          f"ties: {ties}. Type a card ({_range_text(cards)}) for each prize, or quit to stop.")
+    print(f"Goofspiel with {cards} cards against the {bot_label(bot)}. Highest bid wins the prize; "
+          f"{TIE_WORDS[rules.ties]}. Type a card ({_range_text(cards)}) for each prize, or quit to stop.")
     while not state.is_terminal():
         obs = state.observation(0)
         offer = " + ".join(card_name(c) for c in obs.offer)

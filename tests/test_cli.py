@@ -122,6 +122,7 @@ def test_play_in_the_terminal_against_a_bot():
     assert result.returncode == 0, result.stderr
     assert "'zz' is not a card you hold" in result.stdout
     assert "Final score:" in result.stdout
+    assert "against the One-higher bot" in result.stdout and "a tie discards the prize" in result.stdout  # not 'ties: discard'
 
 
 def test_play_stops_cleanly_at_end_of_input():
@@ -131,4 +132,8 @@ def test_play_stops_cleanly_at_end_of_input():
 
 def test_play_refuses_bad_options():
     result = gopskit("play", "--cards", "40")
-    assert result.returncode == 2 and "num_cards must be a whole number from 1 to 13" in result.stderr
+    assert result.returncode == 2 and "--cards must be a whole number from 1 to 13, not 40" in result.stderr
+    assert "num_cards" not in result.stderr  # the flag typed, not the engine's option name
+    result = gopskit("play", "--bot", "gops3-spoiler")  # a bot of another game: the ones that can play are listed
+    assert result.returncode == 2 and "gops3-spoiler" in result.stderr and "match-prize" in result.stderr
+    assert "raj-proportional" not in result.stderr and "Traceback" not in result.stderr
