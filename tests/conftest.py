@@ -34,6 +34,14 @@ settings.load_profile("gopskit")
 SCRIPT = Path(__file__).with_name("ensure_postgres.sh")
 RUN_PREFIX = f"gopskit-pg-{os.getuid()}-run"
 
+# The tournament app lets one tournament run at a time on a computer (a lock in the cache folder). Each test
+# process stands for a computer of its own: two xdist workers running tournament tests side by side must not
+# refuse each other, and a test of the lock sets its own path. Servers started by a test inherit this.
+# (xdist workers inherit the controlling process's environment, so each sets its own path over that one.)
+_LOCK_PREFIX = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"gopskit-tournament-{os.getuid()}-")
+if os.environ.get("GOPSKIT_TOURNAMENT_LOCK", _LOCK_PREFIX).startswith(_LOCK_PREFIX):
+    os.environ["GOPSKIT_TOURNAMENT_LOCK"] = f"{_LOCK_PREFIX}{os.getpid()}.lock"
+
 
 def pytest_configure(config):
     if hasattr(config, "workerinput") or os.environ.get("GOPSKIT_TEST_POSTGRES_URL"):
@@ -49,6 +57,9 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    lock = os.environ.get("GOPSKIT_TOURNAMENT_LOCK", "")
+    if lock.startswith(_LOCK_PREFIX):  # this process's stand-in for a computer's tournament lock
+        Path(lock).unlink(missing_ok=True)
     folder, was_running = getattr(config, "_gopskit_pg", (None, True))
     if folder and not was_running:
         stop_cluster(folder)

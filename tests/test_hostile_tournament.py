@@ -87,6 +87,7 @@ print("released", flush=True)
 def holder(tmp_path, monkeypatch):
     """Start a second process that takes the tournament lock; yields it once it holds it."""
     monkeypatch.setenv("GOPSKIT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_LOCK", raising=False)  # the lock where a teacher's server keeps it
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     process = subprocess.Popen([sys.executable, "-c", HOLDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                text=True, env=env)
@@ -138,6 +139,7 @@ def test_two_pages_of_one_process_share_the_bound_too(tmp_path, monkeypatch):
     from gopskit.widgets import tournament as module
 
     monkeypatch.setenv("GOPSKIT_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_LOCK", raising=False)  # the lock where a teacher's server keeps it
     monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
     first, second = app_for_a_small_tournament(), app_for_a_small_tournament()
     seen = []

@@ -52,6 +52,7 @@ from ..numbers import fixed
 from .assets import style_html
 
 TOURNAMENT_DIR_ENV = "GOPSKIT_TOURNAMENT_DIR"
+TOURNAMENT_LOCK_ENV = "GOPSKIT_TOURNAMENT_LOCK"  # where the one-run-at-a-time lock lives (default: the cache folder)
 MAX_GAMES = 200
 MAX_TOTAL_GAMES = 40_000
 MAX_TIME_LIMIT = 5.0
@@ -245,8 +246,8 @@ class TournamentApp(w.VBox):
         self.status.value = "Checking the entries and starting their sandboxes&hellip;"
         machine = None
         try:
+            tournament = self.tournament()  # the controls checked first: a refusal needs no lock
             machine = take_the_machine()  # one tournament at a time on this computer, whichever page starts it
-            tournament = self.tournament()
             self.progress.max, self.progress.value = len(tournament.tables()), 0
             results = tournament.run(progress=False, on_table=self._advance)
             self.show(results)
@@ -311,11 +312,13 @@ def bot_options(rules) -> list[tuple[str, str]]:
 
 
 def run_lock_path() -> pathlib.Path:
-    """The file whose lock a running tournament holds: ``tournament.lock`` in the kit's cache folder
-    (``$GOPSKIT_CACHE``, else ``~/.cache/gopskit``), which every page of the teacher's server shares."""
+    """The file whose lock a running tournament holds: ``$GOPSKIT_TOURNAMENT_LOCK`` if set, else
+    ``tournament.lock`` in the kit's cache folder (``$GOPSKIT_CACHE``, else ``~/.cache/gopskit``), which
+    every page of the teacher's server shares (each test worker sets its own: it stands for another computer)."""
     from ..solvers.storage import cache_dir
 
-    return cache_dir() / "tournament.lock"
+    chosen = os.environ.get(TOURNAMENT_LOCK_ENV)
+    return pathlib.Path(chosen) if chosen else cache_dir() / "tournament.lock"
 
 
 def take_the_machine(path=None):
