@@ -37,6 +37,17 @@ def test_registry_lists_the_bots_and_refuses_unknown_names():
         make_agent("genius")
 
 
+def test_bots_are_listed_in_one_order_whatever_was_imported_first():
+    """A lesson that imports the equilibrium bot early must not reorder every bot list on screen."""
+    import subprocess
+    import sys
+
+    code = "{}from gopskit.agents import agent_names; print(agent_names())"
+    plain, early = (subprocess.run([sys.executable, "-c", code.format(first)], capture_output=True, text=True,
+                                   check=True).stdout for first in ("", "import gopskit.agents.equilibrium; "))
+    assert plain == early and plain.startswith("['random', 'match-prize'"), (plain, early)
+
+
 def observe(rules, bids, player=0, seed=0):
     state = rules.new_game(seed)
     for b in bids:

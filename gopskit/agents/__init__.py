@@ -53,10 +53,19 @@ def _load_all():
                 importlib.import_module(module)
 
 
+def _place(item) -> int:
+    """Where a bot comes in lists: the random bot, then by its module's place in :data:`_AGENT_MODULES`
+    (a module imported early, say by a lesson, registers early: lists must not change with that)."""
+    module = item[1].__module__
+    if module in _AGENT_MODULES:
+        return 1 + _AGENT_MODULES.index(module)
+    return 0 if module == f"{__name__}.base" else 1 + len(_AGENT_MODULES)
+
+
 def agent_names(rules=None) -> list[str]:
-    """Names of all bots, or of those that can play under ``rules``."""
+    """Names of all bots, or of those that can play under ``rules``, always in the same order."""
     _load_all()
-    return [n for n, cls in _REGISTRY.items() if rules is None or cls().supports(rules)]
+    return [n for n, cls in sorted(_REGISTRY.items(), key=_place) if rules is None or cls().supports(rules)]
 
 
 def agent_class(name: str) -> type[Agent]:
