@@ -421,6 +421,7 @@ MATHJAX_MACROS = {
     "tau", "text", "tfrac", "times", "to", "top", "varepsilon", "ldots", "neq", "Pr", "prod", "alpha", "beta", "bar",
     "lambda", "mu", "qquad", "leq", "geq", "cdots", "forall", "exists", "subseteq", "cup", "cap", "langle", "rangle",
     "hat", "tilde", "operatorname", "mathcal", "ne", "setminus", "emptyset", "sim", "approx", "log", "exp", "pm",
+    "notin", "xi", "eta",
 }
 
 
