@@ -421,6 +421,7 @@ MATHJAX_MACROS = {
     "tau", "text", "tfrac", "times", "to", "top", "varepsilon", "ldots", "neq", "Pr", "prod", "alpha", "beta", "bar",
     "lambda", "mu", "qquad", "leq", "geq", "cdots", "forall", "exists", "subseteq", "cup", "cap", "langle", "rangle",
     "hat", "tilde", "operatorname", "mathcal", "ne", "setminus", "emptyset", "sim", "approx", "log", "exp", "pm",
+    "notin", "xi", "eta",
 }
 
 
@@ -613,3 +614,83 @@ def test_lesson_3_observation_table_says_whose_view_and_what_none_means():
     state = hidden.rules_for("blind", 4).new_game(seed=8)
     seen = state.observation(0)
     assert seen.prize is None and make_agent("match-prize").act(seen) == 2
+
+
+# ------------------------------------- the formal tracks read by a lecturer --
+def _formal(lesson: int, version: str = "teacher") -> str:
+    nb = _notebooks(lesson)[version]
+    start = next(k for k, c in enumerate(nb.cells) if c.source.startswith(FORMAL_HEADING))
+    return "\n".join(c.source for c in nb.cells[start:])
+
+
+def test_lesson_1_first_turns_are_skew_symmetric_so_no_saddle_point_means_a_negative_maximin():
+    """The proof of 'every pure strategy can be beaten' rests on M = -M^T; without it the step is false."""
+    from gopskit.solvers.matrix import goofspiel_turn_matrix, maximin_minimax, solve_zero_sum
+
+    for n in (3, 4, 5):
+        cards = tuple(range(1, n + 1))
+        for prize in cards:
+            M = goofspiel_turn_matrix(cards, cards, cards, prize=prize).payoffs
+            assert np.allclose(M, -M.T), (n, prize)
+            low, high = maximin_minimax(M)
+            assert np.isclose(low, -high) and abs(solve_zero_sum(M).value) < 1e-9
+            assert (low < -1e-9) == (not _has_saddle(np.round(M, 9))), (n, prize)
+    text = _formal(1)
+    assert "skew-symmetric" in text and "(no saddle point: the pure maximin is below the value)" not in text
+
+
+def test_lesson_1_formal_exercise_a_counterexample_as_the_worked_answer_says():
+    from gopskit.solvers.matrix import maximin_minimax, pure_saddle_points, solve_zero_sum
+
+    A = np.array([[0, 0], [1, -1], [-1, 1]], dtype=float)
+    low, high = maximin_minimax(A)
+    assert (low, high) == (0, 1) and not pure_saddle_points(A)
+    assert abs(solve_zero_sum(A).value - low) < 1e-9  # the pure maximin equals the value
+    assert np.allclose(solve_zero_sum(A).col_strategy, [0.5, 0.5])
+    # with two rows and two columns no counterexample exists (the worked answer's first wrong answer)
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        B = rng.integers(-3, 4, size=(2, 2)).astype(float)
+        if not pure_saddle_points(B):
+            assert maximin_minimax(B)[0] < solve_zero_sum(B).value - 1e-9
+    answer = _text(_notebooks(1)["teacher"])
+    assert "**Worked answer (formal exercise A).** Rows $(0, 0)$, $(1, -1)$, $(-1, 1)$" in answer
+    assert "Formal exercise A" in _formal(1, "student") and "Worked answer (formal" not in _text(_notebooks(1)["student"])
+
+
+def test_lesson_1_mixed_dominance_example_is_beaten_only_by_the_mix():
+    rows = np.array([[3, 0], [0, 3], [1, 1]], dtype=float)
+    assert list(eliminate_dominated(rows).rows) == [0, 1, 2]  # no pure strategy dominates (1, 1)
+    assert list(eliminate_dominated(rows, mixed=True).rows) == [0, 1]  # a mix does
+    assert np.all(0.5 * rows[0] + 0.5 * rows[1] > rows[2])
+    assert "$(3, 0)$, $(0, 3)$, $(1, 1)$" in _formal(1)
+
+
+def test_lesson_2_nash_conv_of_the_averages_is_the_sum_of_the_regrets():
+    """Formal exercise A of lesson 2, and the regret bound the track quotes, on the turn section 7 plots."""
+    from gopskit.solvers.learning import regret_matching, run
+    from gopskit.solvers.matrix import goofspiel_turn_matrix
+
+    A = goofspiel_turn_matrix((1, 2, 3, 4, 5), (1, 2, 3, 4, 5), (1, 2, 3, 4, 5), prize=3).payoffs
+    for T in (1, 7, 300):
+        step = run(regret_matching(A, iterations=T))
+        r1, r2 = step.row_regrets.max(), step.col_regrets.max()
+        assert np.isclose(step.nash_conv, (r1 + r2) / T)
+        delta, k = A.max() - A.min(), A.shape[0]
+        assert max(r1, r2) <= delta * np.sqrt(k * T) + 1e-9
+    text = _formal(2)
+    assert "equals $(R_1^T + R_2^T)/T$" in text and "Robinson" in text
+
+
+def test_lesson_3_formal_track_states_kuhn_and_cfr_with_their_hypotheses():
+    text = _formal(3)
+    assert "finite game with perfect recall" in text  # Kuhn's theorem
+    assert "finite two-player zero-sum game with perfect recall" in text  # CFR's theorem
+    assert r"\Delta\,|\mathcal I|\sqrt{|A|}/\sqrt{T}" in text and "Tammelin, Burch, Johanson & Bowling 2015" in text
+    assert "2\\epsilon-Nash" not in text
+
+
+def test_lesson_5_no_sentence_says_overlapping_intervals_cannot_be_told_apart():
+    for name in ("05-class-tournament.ipynb",):
+        for path in (sync.TEACHER / name, sync.LESSONS / name):
+            assert "intervals overlap, 10 deals cannot tell them apart" not in _text(sync.read(path))

@@ -381,3 +381,59 @@ def test_lesson4_swap_argument_names_what_it_needs():
     from gopskit.games.divide_and_conquer import CARDS, beats
 
     assert all(beats(a, b) != beats(b, a) for a in CARDS for b in CARDS if a != b)
+
+
+def test_lesson4_formal_exercise_mixed_equilibrium_fractions_are_the_kits():
+    """The worked answer derives p = 22/43, q = 6/11, 140/11 and 462/43; the kit's support enumeration must agree."""
+    from fractions import Fraction
+
+    from gopskit.solvers.matrix import nash_equilibria
+
+    A, B = variants.Gops3Endgame().matrices()
+    a = [[Fraction(int(v)) for v in row] for row in A]
+    b = [[Fraction(int(v)) for v in row] for row in B]
+    q = (a[1][1] - a[0][1]) / (a[0][0] - a[0][1] - a[1][0] + a[1][1])
+    p = (b[1][1] - b[1][0]) / (b[0][0] - b[0][1] - b[1][0] + b[1][1])
+    assert (p, q) == (Fraction(22, 43), Fraction(6, 11))
+    row_payoff, col_payoff = q * a[0][0] + (1 - q) * a[0][1], p * b[0][0] + (1 - p) * b[1][0]
+    assert (row_payoff, col_payoff) == (Fraction(140, 11), Fraction(462, 43))
+    (mixed,) = [e for e in nash_equilibria(A, B) if 0 < e.row_strategy[0] < 1]
+    assert np.isclose(mixed.row_strategy[0], float(p)) and np.isclose(mixed.col_strategy[0], float(q))
+    assert np.isclose(mixed.row_payoff, float(row_payoff)) and np.isclose(mixed.col_payoff, float(col_payoff))
+    text = _text(L4)
+    for shown in ("= 6/11", "p = 22/43", "140/11", "462/43"):
+        assert shown in text
+    # the three-player zero-sum example: a dummy player paid -(A + B) leaves the equilibria, which pay differently
+    pure = {(int(np.argmax(e.row_strategy)), int(np.argmax(e.col_strategy))) for e in nash_equilibria(A, B)
+            if max(e.row_strategy) == 1 and max(e.col_strategy) == 1}
+    assert {(int(A[i, j]), int(B[i, j]), int(-(A + B)[i, j])) for i, j in pure} == {(16, 21, -37), (15, 22, -37)}
+    assert "$(16, 21, -37)$ and $(15, 22, -37)$" in text
+
+
+def test_lesson5_formal_bonferroni_cell_recomputed_independently():
+    """The cell's counts, redone from the per-deal differences with scipy's t, not through ResultSet.compare."""
+    from scipy import stats
+
+    demo = classroom.demo_tournament()
+    names = [row["name"] for row in demo.ranking()]
+    pairs = list(itertools.combinations(names, 2))
+
+    def clear(a, b, level):
+        gaps = np.asarray(classroom.demo_pairing(demo, a, b))
+        half = stats.t.ppf(1 - (1 - level) / 2, len(gaps) - 1) * gaps.std(ddof=1) / np.sqrt(len(gaps))
+        return abs(gaps.mean()) > half
+
+    level = 1 - 0.05 / len(pairs)
+    at95 = [pair for pair in pairs if clear(*pair, 0.95)]
+    corrected = [pair for pair in at95 if clear(*pair, level)]
+    assert len(pairs) == 28 and len(corrected) < len(at95)
+    intervals = demo.intervals()
+    apart = sum(intervals[a]["low"] > intervals[b]["high"] or intervals[b]["low"] > intervals[a]["high"] for a, b in pairs)
+    out = _output(_cells(L5), "Bonferroni level")
+    assert (f"{len(names)} entries, {len(pairs)} pairs; head to head, {len(at95)} pairs are clear at 95% each, "
+            f"{len(corrected)} at the Bonferroni level {level:.4f}") in out
+    assert f"pairs whose ranking intervals do not overlap: {apart}" in out
+    # the worked answer's words: no two ranking intervals apart, several pairs clear head to head, most stay clear
+    assert apart == 0 and len(at95) >= 3 and 2 * len(corrected) > len(at95)
+    # formal exercise A (b): overlapping intervals, clear difference
+    assert 1.5 < 1 + 1 and np.sqrt(1 ** 2 + 1 ** 2) < 1.5
