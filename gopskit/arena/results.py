@@ -50,8 +50,8 @@ LEVEL = 0.95
 RANKING_RULE = ("Ranked by mean points per game: every point counts, so a wide win weighs more than a narrow one "
                 "and many small wins can rank below fewer big ones. Ties go to more wins, then the name. "
                 "The 95% interval is the range of long-run means these games are consistent with (Student's t "
-                "over independent deals): entries whose intervals overlap are not clearly apart, and more games "
-                "narrow the intervals.")
+                "over independent deals): entries whose intervals do not overlap are clearly apart; overlapping "
+                "intervals leave the order open (compare the two head to head), and more games narrow them.")
 
 
 def mean_interval(values, level: float = LEVEL) -> dict:
