@@ -59,6 +59,9 @@ def test_the_tournament_app_runs_the_configured_class_and_explains_its_table(cla
     page.locator(".gopskit-run").click()
     page.wait_for_function("() => document.querySelector('.gopskit-tournament .gopskit-status')"
                            ".innerText.includes('Done')", timeout=240_000)
+    track, bar = (page.locator(f".gopskit-tournament .widget-hprogress {part}").bounding_box()["width"]
+                  for part in (".progress", ".progress-bar"))
+    assert track >= 200 and bar >= track - 4, (track, bar)  # the Tables bar is seen, full once played (it was 2 px wide)
     table = page.locator(".gopskit-tournament-table")
     rows = [[cell.strip() for cell in row.inner_text().split("\t")] for row in table.locator("tbody tr").all()]
     names = {row[1]: row for row in rows}

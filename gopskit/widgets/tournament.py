@@ -193,7 +193,7 @@ class TournamentApp(w.VBox):
         header = w.HTML(style_html())  # the boards' stylesheet
         options.add_class("gopskit-form")
         self.table.add_class("gopskit-results")
-        super().__init__([header, options, w.HBox([self.run_button, self.progress]), self.status, self.table,
+        super().__init__([header, options, w.HBox([self.run_button, self.progress], layout=w.Layout(flex_flow="row wrap", align_items="center")), self.status, self.table,
                           self.plots])
         self.add_class("gopskit-board")  # the boards' look (gopskit/widgets/style.css)
         self.add_class("gopskit-tournament")
