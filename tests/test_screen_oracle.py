@@ -464,7 +464,8 @@ class Oracle:
             for p, seat in enumerate(table.find("gopskit-seat")):
                 right = (p - 1) % 3
                 own = f"{tricks[p]} own trick{'s' * (tricks[p] != 1)}"
-                said = f"points: {own} + 2 × Player {right + 1}'s {tricks[right]} = {hand.points()[p]}"
+                theirs = f"{tricks[right]} trick{'s' * (tricks[right] != 1)} of Player {right + 1}"
+                said = f"points: {own} + 2 × {theirs} = {hand.points()[p]}"  # not "Player 3's 2": 2 what?
                 assert said in seat.text(), f"{self.names[p]}'s points are not explained: {seat.text()!r} (expected {said!r})"
         if self.game == "gooseberry-fool" and hand_of(state).is_terminal():
             points = hand_of(state).points()

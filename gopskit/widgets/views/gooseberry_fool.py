@@ -104,8 +104,8 @@ class GooseberryFoolView(CardTableView):
         points = obs.points
         right = right_of(player)
         # where the number comes from: 1 point per own trick, 2 per trick of the player on the right
-        notes.append(f"points: {counted(obs.tricks_won[player], 'own trick')} + 2 × Player {right + 1}'s "
-                     f"{obs.tricks_won[right]} = {points[player]}")
+        notes.append(f"points: {counted(obs.tricks_won[player], 'own trick')} + 2 × "
+                     f"{counted(obs.tricks_won[right], 'trick')} of Player {right + 1} = {points[player]}")
         if hand_state.is_terminal() and middling(points) == player:
             notes.append(f"{points[player]} + {BONUS} for the middling score")
         return Seat(str(hand_state.scores()[player]), won, hand, hidden=obs.hand_sizes[player],
