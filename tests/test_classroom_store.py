@@ -296,6 +296,8 @@ def test_challenges_and_rematches(store):
     assert store.answer_challenge(cy.player_key, first, accept=False) is None
     second = store.challenge(ann.player_key, "Bob")
     assert store.lobby(bob.player_key).challenges_to_me[0]["name"] == "Ann"
+    with pytest.raises(RoomError, match="Ann has already challenged you: accept that challenge"):
+        store.challenge(bob.player_key, "Ann")  # a second, reverse challenge: one pair, one challenge
     with pytest.raises(RoomError, match="not made to you"):
         store.answer_challenge(cy.player_key, second, accept=True)
     table = store.answer_challenge(bob.player_key, second, accept=True, seed=1)
@@ -414,7 +416,7 @@ def test_names_in_other_alphabets_join_and_can_be_challenged(store):
     sofia = store.join(room.code, "\u03a3\u03bf\u03c6\u03af\u03b1")  # Σοφία
     assert {anna.name, sofia.name} == {"\u0410\u043d\u043d\u0430", "\u03a3\u03bf\u03c6\u03af\u03b1"}
     assert store.challenge(ann.player_key, "\u03a3\u03bf\u03c6\u03af\u03b1")
-    assert store.challenge(sofia.player_key, "ann")
+    assert store.challenge(anna.player_key, "ann")  # (Sofia may not: Ann has already challenged her)
 
 
 @pytest.mark.parametrize("ply, fragment", [("0", "turn number"), (1.0, "turn number"), (True, "turn number"),

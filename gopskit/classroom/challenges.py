@@ -46,6 +46,9 @@ def check_challenge(tx: Tx, player_key: str, target_name: str, lock: bool = Fals
         raise RoomError("a challenge needs both of you waiting in the lobby: finish your game first")
     again = tx.one("SELECT id FROM challenges WHERE challenger = ? AND target = ? AND status = ?",
                    (me["id"], target["id"], OPEN))
+    if tx.one("SELECT id FROM challenges WHERE challenger = ? AND target = ? AND status = ?",
+              (target["id"], me["id"], OPEN)):  # two open challenges between the same pair could both be accepted
+        raise RoomError(f"{target['name']} has already challenged you: accept that challenge in your lobby")
     return me, room, target, again and again["id"]
 
 
