@@ -65,8 +65,12 @@ def normal_code(text) -> str:
 
 
 def new_key() -> str:
-    """A new secret key (URL-safe text)."""
-    return secrets.token_urlsafe(KEY_BYTES)
+    """A new secret key (URL-safe text) that starts with a letter or a digit: one starting with ``-`` would
+    be read as an option by ``gopskit classroom pair KEY`` (one key in 32 did)."""
+    while True:
+        key = secrets.token_urlsafe(KEY_BYTES)
+        if key[0].isalnum():
+            return key
 
 
 def hash_key(key) -> str:
