@@ -198,8 +198,10 @@ def test_the_range_in_the_message_is_the_panels_own_for_every_board():
 
 @pytest.mark.parametrize("game, change, said", [
     ("goofspiel", {"rebid_open": True},
-     "“Rebid open to all” only changes the 'rebid' tie rule; with “Ties” = discard it would do nothing: "
-     "set “Ties” to rebid or leave “Rebid open to all” unticked"),
+     "“Rebid open to all” only changes the “Bid again” tie rule; with “Ties” = “Discard the prize” it would do "
+     "nothing: set “Ties” to “Bid again” or leave “Rebid open to all” unticked"),
+    ("goofspiel", {"dealer": 2, "defeat_the_dealer": True},
+     "“First dealer” must be Player 1 or Player 2, not Player 3 (the game has 2 players)"),
     ("goofspiel", {"dealer": 1},
      "“First dealer” = Player 2 names the first dealer of Defeat the Dealer; other variants have no dealer: "
      "tick “Defeat the dealer” or leave “First dealer” at Player 1"),
@@ -353,7 +355,8 @@ def test_the_teachers_form_names_its_own_labels_in_option_errors(tmp_path):
     teacher._controls["rebid_open"][1].value = True
     teacher.create()
     text = html.unescape(re.sub(r"<[^>]+>", "", teacher._message.value))
-    assert "“Rebid open to all” only changes the 'rebid' tie rule" in text and "rebid_open" not in text
+    assert "“Rebid open to all” only changes the “Bid again” tie rule" in text and "rebid_open" not in text
+    assert "'rebid'" not in text and "discard" not in text  # the drop-down's words, not the rules' values
     assert teacher.code is None or not teacher.code
     teacher._controls["rebid_open"][1].value = False
     teacher._controls["num_cards"][1].value = "14"

@@ -108,6 +108,8 @@ def _shown_value(spec: OptionSpec, raw: str) -> str:
         return {"True": "ticked", "False": "unticked"}.get(raw, raw)
     if spec.kind == "seat" and raw.isdigit():
         return f"Player {int(raw) + 1}"
+    if spec.kind == "choice":  # the drop-down's words, never the rules' value ('rebid' is “Bid again”)
+        return next((f"“{label}”" for v, label, _m in spec.words if str(v) == raw), raw)
     if spec.kind == "optional-int" and raw == "None":
         return "0"
     return raw
@@ -129,11 +131,24 @@ def panel_message(text: str, specs: list[OptionSpec]) -> str:
         text = re.sub(rf"\bleave {name} at {value}", lambda m: f"leave {label} at {show(m)}", text)
         text = re.sub(rf"\b{name}={value}", lambda m: f"{label} = {show(m)}", text)
         text = re.sub(rf"\({name} None\)", f"({label} 0)", text)
+        if spec.kind == "seat":  # a seat out of range: the players' names, not seat numbers from 0
+            text = re.sub(rf"\boption {name} must be a whole number from (\d+) to (\d+), not (-?\d+)",
+                          lambda m: f"{label} must be {_seat_range(int(m[1]), int(m[2]))}, not Player {int(m[3]) + 1}"
+                          f" (the game has {int(m[2]) + 1} players)", text)
         text = re.sub(rf"\boption {name}\b", label, text)
         text = re.sub(rf"^{name}\b", label, text)  # a message that starts with an option's name is about it
         if "_" in spec.name:  # a bare Python name; plain words (players, target) stay words
             text = re.sub(rf"\b{name}\b", label, text)
+    for spec in specs:  # a choice's value quoted on its own ("the 'rebid' tie rule") in the drop-down's words
+        for v, label, _meaning in spec.words if spec.kind == "choice" else ():
+            text = text.replace(f"'{v}'", f"“{label}”")
     return text
+
+
+def _seat_range(low: int, high: int) -> str:
+    """Seats ``low`` to ``high`` as the boards name players: ``Player 1 or Player 2``, ``Player 1 to Player 4``."""
+    joiner = " or " if high - low == 1 else " to "
+    return f"Player {low + 1}" if low == high else f"Player {low + 1}{joiner}Player {high + 1}"
 
 
 class OptionsPanel(widgets.VBox):
