@@ -207,6 +207,9 @@ def test_the_range_in_the_message_is_the_panels_own_for_every_board():
      "tick “Defeat the dealer” or leave “First dealer” at Player 1"),
     ("goofspiel", {"defeat_the_dealer": True, "blind": True}, "“Blind” and “Defeat the dealer” do not combine"),
     ("gooseberry-fool", {"ending": "reach"}, "a single deal (“Play to” 0) has no target"),
+    ("gooseberry-fool", {"ending": "reach"},
+     "“Who wins the match” = “The odd one out” decides a match by who reached the target, and a single deal "
+     "(“Play to” 0) has no target: set a target or leave “Who wins the match” at “The middling total”"),
     ("gops-for-three", {"deals": 3, "max_deals": 2}, "“At most deals” = 2 would stop a game of 3 deals"),
 ])
 def test_option_errors_on_a_board_name_the_panels_labels(game, change, said):
