@@ -200,8 +200,6 @@ def test_the_range_in_the_message_is_the_panels_own_for_every_board():
     ("goofspiel", {"rebid_open": True},
      "“Rebid open to all” only changes the “Bid again” tie rule; with “Ties” = “Discard the prize” it would do "
      "nothing: set “Ties” to “Bid again” or leave “Rebid open to all” unticked"),
-    ("goofspiel", {"dealer": 2, "defeat_the_dealer": True},
-     "“First dealer” must be Player 1 or Player 2, not Player 3 (the game has 2 players)"),
     ("goofspiel", {"dealer": 1},
      "“First dealer” = Player 2 names the first dealer of Defeat the Dealer; other variants have no dealer: "
      "tick “Defeat the dealer” or leave “First dealer” at Player 1"),
@@ -373,3 +371,19 @@ def test_a_classroom_seat_labels_its_confirm_button_by_the_game(game, label):
     from gopskit.widgets.classroom import SeatBoard
     board = SeatBoard(game, play=lambda move: None)
     assert board._confirm.description == label
+
+
+def test_the_first_dealer_drop_down_lists_the_players_at_the_table():
+    board = make_board("goofspiel", seed=1)
+    dealer = board._panel.controls["dealer"]
+    assert [text for text, _ in dealer.options] == ["Player 1", "Player 2"]  # 2 players: no Player 3 to 7
+    board._panel.controls["players"].value = "4"
+    assert [text for text, _ in dealer.options] == ["Player 1", "Player 2", "Player 3", "Player 4"]
+    board._panel.controls["defeat_the_dealer"].value = True
+    dealer.value = 3
+    board._panel.controls["players"].value = "2"  # the chosen seat stays, and the panel says why it does not fit
+    assert dealer.value == 3 and [text for text, _ in dealer.options] == ["Player 1", "Player 2", "Player 4"]
+    assert _message(board) == "“First dealer” must be Player 1 or Player 2, not Player 4 (the game has 2 players)"
+    dealer.value = 1
+    assert [text for text, _ in dealer.options] == ["Player 1", "Player 2"] and _message(board) == ""
+    assert board._panel.rules().dealer == 1

@@ -178,6 +178,7 @@ class OptionsPanel(widgets.VBox):
         grid.add_class("gopskit-option-grid")
         self.children = [grid, widgets.HTML("<b>Seats</b> (a person or a bot)"), self._seat_box, self._message]
         self.add_class("gopskit-options")
+        self._fit_seat_choices()
         self._set_seats(seats)
         self._set_help()
 
@@ -196,7 +197,41 @@ class OptionsPanel(widgets.VBox):
     def seats(self) -> list[str]:
         return [c.value for c in self.seat_controls]
 
+    def _fit_seat_choices(self) -> None:
+        """A seat drop-down (“First dealer”) offers the players at the table, not every seat the rules allow:
+        with 2 players it lists Player 1 and Player 2. A seat already chosen beyond them stays listed, so the
+        message under the panel can say why it does not fit."""
+        players = self._players_now()
+        for spec in self.specs:
+            control = self.controls[spec.name]
+            if spec.kind != "seat" or players is None:
+                continue
+            last = max(spec.low, min(spec.high, players - 1))
+            value = control.value
+            seats = list(range(spec.low, last + 1)) + ([value] if value is not None and value > last else [])
+            wanted = tuple((f"Player {k + 1}", k) for k in seats)
+            if tuple(control.options) != wanted:
+                self._fitting = True
+                try:
+                    control.options = wanted
+                    control.value = value
+                finally:
+                    self._fitting = False
+
+    def _players_now(self) -> int | None:
+        """How many players the panel's options seat now (``None`` if its Players box holds no valid number)."""
+        spec = next((s for s in self.specs if s.name == "players"), None)
+        if spec is None:
+            return getattr(self.rules_class(), "num_players", None)
+        try:
+            return read_control(spec, self.controls["players"])
+        except OptionError:
+            return None
+
     def _options_changed(self, _change=None):
+        if getattr(self, "_fitting", False):
+            return
+        self._fit_seat_choices()
         try:
             rules = self.rules()
         except (GopsError, TypeError) as exc:
