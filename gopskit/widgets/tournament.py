@@ -86,6 +86,12 @@ _ISOLATION_WORDS = {
 }
 
 
+def _breakable(name: str) -> str:
+    """An entry's name for the ranking's narrow column: it may break after an underscore (``save_big_`` /
+    ``cards``), where a reader sees a word end, before it breaks anywhere (``save_big_car`` / ``ds``)."""
+    return html.escape(name).replace("_", "_<wbr>")
+
+
 def ranking_html(results) -> str:
     """The ranking (with 95 % intervals), why any exploitability is missing, the ranking rule and the forfeits.
 
@@ -99,7 +105,7 @@ def ranking_html(results) -> str:
         exploit = fixed(r["exploitability"]) if r["exploitability"] is not None else f"n/a{mark.get(r['name'], '')}"
         mean = fixed(r["mean_points"]) if r["games"] else "&ndash;"
         rows.append(
-            f"<tr><td>{r['rank']}</td><td><b>{html.escape(shown[r['name']])}</b></td><td>{html.escape(r['kind'])}</td>"
+            f"<tr><td>{r['rank']}</td><td><b>{_breakable(shown[r['name']])}</b></td><td>{html.escape(r['kind'])}</td>"
             f"<td>{mean}</td><td>{html.escape(interval_text(r))}</td><td>{r['wins']}</td><td>{r['draws']}</td>"
             f"<td>{r['losses']}</td><td>{r['forfeits']}</td><td>{r['opponents_beaten']}</td><td>{exploit}</td>"
             f"<td>{html.escape(summary.get(r['name'], ''))}</td></tr>")
