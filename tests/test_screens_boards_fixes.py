@@ -387,3 +387,31 @@ def test_the_first_dealer_drop_down_lists_the_players_at_the_table():
     dealer.value = 1
     assert [text for text, _ in dealer.options] == ["Player 1", "Player 2"] and _message(board) == ""
     assert board._panel.rules().dealer == 1
+
+
+def test_every_room_setting_of_the_teachers_form_has_a_hint_under_it(tmp_path):
+    from gopskit.widgets.classroom import TeacherApp
+    from gopskit.widgets.panel import HintedControl
+    teacher = TeacherApp(str(tmp_path / "class.sqlite3"), export_folder=tmp_path)
+
+    def hint_of(control):
+        boxes = [box for box in _walk(teacher._form) if isinstance(box, HintedControl) and box.control is control]
+        assert boxes, control.description  # the control sits in a hinted box, as the game's options do
+        return html.unescape(re.sub(r"<[^>]+>", "", boxes[0].hint.value))
+
+    assert hint_of(teacher._bot).startswith("plays the seats no student fills")
+    assert "“away”" in hint_of(teacher._timeout)
+    assert hint_of(teacher._auto).startswith("waiting students are seated as soon as") and not teacher._auto.disabled
+    teacher._pairing.value = "round-robin"  # auto-seating only works with random tables (rooms.auto_pair)
+    assert teacher._auto.disabled and hint_of(teacher._auto).startswith("only with “Random tables”")
+    assert "Start round robin" in hint_of(teacher._auto)
+    teacher._pairing.value = "challenge"
+    assert teacher._auto.disabled and "challenge is accepted" in hint_of(teacher._auto)
+    teacher._pairing.value = "random"
+    assert not teacher._auto.disabled
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
