@@ -415,3 +415,14 @@ def _walk(widget):
     yield widget
     for child in getattr(widget, "children", ()):
         yield from _walk(child)
+
+
+def test_first_dealer_shows_only_with_defeat_the_dealer_as_on_the_teachers_form():
+    board = make_board("goofspiel", seed=1)
+    box = board._panel.hinted["dealer"]
+    assert box.layout.display == "none"  # no dealer in plain Goofspiel
+    board._panel.controls["defeat_the_dealer"].value = True
+    assert box.layout.display is None
+    board._panel.controls["defeat_the_dealer"].value = False
+    assert box.layout.display == "none"
+    assert make_board("gooseberry-fool", seed=1)._panel.hinted["dealer"].layout.display != "none"  # always a dealer

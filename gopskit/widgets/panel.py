@@ -178,6 +178,7 @@ class OptionsPanel(widgets.VBox):
         grid.add_class("gopskit-option-grid")
         self.children = [grid, widgets.HTML("<b>Seats</b> (a person or a bot)"), self._seat_box, self._message]
         self.add_class("gopskit-options")
+        self._dealer_shown()
         self._fit_seat_choices()
         self._set_seats(seats)
         self._set_help()
@@ -204,7 +205,7 @@ class OptionsPanel(widgets.VBox):
         players = self._players_now()
         for spec in self.specs:
             control = self.controls[spec.name]
-            if spec.kind != "seat" or players is None:
+            if spec.kind != "seat" or players is None or not hasattr(control, "options"):
                 continue
             last = max(spec.low, min(spec.high, players - 1))
             value = control.value
@@ -228,9 +229,16 @@ class OptionsPanel(widgets.VBox):
         except OptionError:
             return None
 
+    def _dealer_shown(self) -> None:
+        """“First dealer” matters only in Defeat the Dealer: where a game has that switch, the control shows only
+        while it is ticked (as on the teacher's form)."""
+        if "dealer" in self.hinted and "defeat_the_dealer" in self.controls:
+            self.hinted["dealer"].layout.display = None if self.controls["defeat_the_dealer"].value else "none"
+
     def _options_changed(self, _change=None):
         if getattr(self, "_fitting", False):
             return
+        self._dealer_shown()
         self._fit_seat_choices()
         try:
             rules = self.rules()
