@@ -43,7 +43,9 @@ def test_a_boards_panel_shows_each_explanation_under_its_control(game):
     rules = panel.rules()
     for spec in panel.specs:
         box, control = panel.hinted[spec.name], panel.controls[spec.name]
-        assert box.children[0] is control and box.layout.display != "none"
+        switch = panel.controls.get("defeat_the_dealer")
+        hidden = spec.name == "dealer" and switch is not None and not switch.value
+        assert box.children[0] is control and (box.layout.display == "none") == hidden  # a dealer only in Defeat the Dealer
         text = view.option_help(spec, rules)
         assert text and escape_free(text) in box.hint.value and control.tooltip == text, (spec.name, box.hint.value)
         if spec.kind == "choice":  # the drop-down shows words; the rules get the value behind them

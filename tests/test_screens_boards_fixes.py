@@ -198,13 +198,16 @@ def test_the_range_in_the_message_is_the_panels_own_for_every_board():
 
 @pytest.mark.parametrize("game, change, said", [
     ("goofspiel", {"rebid_open": True},
-     "“Rebid open to all” only changes the 'rebid' tie rule; with “Ties” = discard it would do nothing: "
-     "set “Ties” to rebid or leave “Rebid open to all” unticked"),
+     "“Rebid open to all” only changes the “Bid again” tie rule; with “Ties” = “Discard the prize” it would do "
+     "nothing: set “Ties” to “Bid again” or leave “Rebid open to all” unticked"),
     ("goofspiel", {"dealer": 1},
      "“First dealer” = Player 2 names the first dealer of Defeat the Dealer; other variants have no dealer: "
      "tick “Defeat the dealer” or leave “First dealer” at Player 1"),
     ("goofspiel", {"defeat_the_dealer": True, "blind": True}, "“Blind” and “Defeat the dealer” do not combine"),
     ("gooseberry-fool", {"ending": "reach"}, "a single deal (“Play to” 0) has no target"),
+    ("gooseberry-fool", {"ending": "reach"},
+     "“Who wins the match” = “The odd one out” decides a match by who reached the target, and a single deal "
+     "(“Play to” 0) has no target: set a target or leave “Who wins the match” at “The middling total”"),
     ("gops-for-three", {"deals": 3, "max_deals": 2}, "“At most deals” = 2 would stop a game of 3 deals"),
 ])
 def test_option_errors_on_a_board_name_the_panels_labels(game, change, said):
@@ -353,7 +356,8 @@ def test_the_teachers_form_names_its_own_labels_in_option_errors(tmp_path):
     teacher._controls["rebid_open"][1].value = True
     teacher.create()
     text = html.unescape(re.sub(r"<[^>]+>", "", teacher._message.value))
-    assert "“Rebid open to all” only changes the 'rebid' tie rule" in text and "rebid_open" not in text
+    assert "“Rebid open to all” only changes the “Bid again” tie rule" in text and "rebid_open" not in text
+    assert "'rebid'" not in text and "discard" not in text  # the drop-down's words, not the rules' values
     assert teacher.code is None or not teacher.code
     teacher._controls["rebid_open"][1].value = False
     teacher._controls["num_cards"][1].value = "14"
@@ -367,3 +371,58 @@ def test_a_classroom_seat_labels_its_confirm_button_by_the_game(game, label):
     from gopskit.widgets.classroom import SeatBoard
     board = SeatBoard(game, play=lambda move: None)
     assert board._confirm.description == label
+
+
+def test_the_first_dealer_drop_down_lists_the_players_at_the_table():
+    board = make_board("goofspiel", seed=1)
+    dealer = board._panel.controls["dealer"]
+    assert [text for text, _ in dealer.options] == ["Player 1", "Player 2"]  # 2 players: no Player 3 to 7
+    board._panel.controls["players"].value = "4"
+    assert [text for text, _ in dealer.options] == ["Player 1", "Player 2", "Player 3", "Player 4"]
+    board._panel.controls["defeat_the_dealer"].value = True
+    dealer.value = 3
+    board._panel.controls["players"].value = "2"  # the chosen seat stays, and the panel says why it does not fit
+    assert dealer.value == 3 and [text for text, _ in dealer.options] == ["Player 1", "Player 2", "Player 4"]
+    assert _message(board) == "“First dealer” must be Player 1 or Player 2, not Player 4 (the game has 2 players)"
+    dealer.value = 1
+    assert [text for text, _ in dealer.options] == ["Player 1", "Player 2"] and _message(board) == ""
+    assert board._panel.rules().dealer == 1
+
+
+def test_every_room_setting_of_the_teachers_form_has_a_hint_under_it(tmp_path):
+    from gopskit.widgets.classroom import TeacherApp
+    from gopskit.widgets.panel import HintedControl
+    teacher = TeacherApp(str(tmp_path / "class.sqlite3"), export_folder=tmp_path)
+
+    def hint_of(control):
+        boxes = [box for box in _walk(teacher._form) if isinstance(box, HintedControl) and box.control is control]
+        assert boxes, control.description  # the control sits in a hinted box, as the game's options do
+        return html.unescape(re.sub(r"<[^>]+>", "", boxes[0].hint.value))
+
+    assert hint_of(teacher._bot).startswith("plays the seats no student fills")
+    assert "“away”" in hint_of(teacher._timeout)
+    assert hint_of(teacher._auto).startswith("waiting students are seated as soon as") and not teacher._auto.disabled
+    teacher._pairing.value = "round-robin"  # auto-seating only works with random tables (rooms.auto_pair)
+    assert teacher._auto.disabled and hint_of(teacher._auto).startswith("only with “Random tables”")
+    assert "Start round robin" in hint_of(teacher._auto)
+    teacher._pairing.value = "challenge"
+    assert teacher._auto.disabled and "challenge is accepted" in hint_of(teacher._auto)
+    teacher._pairing.value = "random"
+    assert not teacher._auto.disabled
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
+
+
+def test_first_dealer_shows_only_with_defeat_the_dealer_as_on_the_teachers_form():
+    board = make_board("goofspiel", seed=1)
+    box = board._panel.hinted["dealer"]
+    assert box.layout.display == "none"  # no dealer in plain Goofspiel
+    board._panel.controls["defeat_the_dealer"].value = True
+    assert box.layout.display is None
+    board._panel.controls["defeat_the_dealer"].value = False
+    assert box.layout.display == "none"
+    assert make_board("gooseberry-fool", seed=1)._panel.hinted["dealer"].layout.display != "none"  # always a dealer

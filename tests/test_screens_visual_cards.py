@@ -46,7 +46,7 @@ def test_the_goose_says_goose_never_jk(size):
     assert "Joker" in [t for _c, t in _texts(render_card("JK", size=size))]  # a plain Joker is a Joker
 
 
-@pytest.mark.parametrize("game", ["throps", "gops-for-three", "gooseberry-fool"])
+@pytest.mark.parametrize("game", ["throps", "gops-for-three", "gooseberry-fool", "raj"])
 def test_seat_panel_cards_show_their_rank_at_projector_size(browser, game):  # noqa: F811
     seats = len(make_board(game, seed=3).seats)
     board = make_board(game, seats=["random"] * seats, seed=3)
@@ -84,3 +84,16 @@ def test_a_tiny_or_small_goose_shows_its_word_large_inside_the_card(browser):  #
     assert len(found) == 2
     for card in found:  # the word was 8 px on a tiny card at 1920x1080 under a crowding corner star
         assert card["size"] >= 12 and card["inside"], card
+
+
+def test_a_three_character_rank_fits_its_small_card_at_the_others_size(browser):  # noqa: F811
+    cards = "".join(render_card(rank, "", size=size) for size in ("tiny", "small") for rank in ("+10", "+9"))
+    page = open_page(browser, page_html(cards), (1920, 1080))
+    found = page.evaluate("""() => Array.from(document.querySelectorAll('.gopskit-cardface')).map(card => {
+        const t = card.querySelector('.gopskit-rank-pip'), box = t.getBoundingClientRect(),
+              face = card.querySelector('svg').getBoundingClientRect();
+        return {rank: t.textContent, size: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+                inside: box.left >= face.left - 0.5 && box.right <= face.right + 0.5}; })""")
+    page.close()
+    for card in found:
+        assert card["inside"] and card["size"] >= 20, card  # Raj's +10 was drawn at 18 px beside a 25 px +9

@@ -76,3 +76,20 @@ def test_the_heat_map_prints_every_chance_with_two_decimals():
 
     fig = heatmap_figure(np.array([[0.2, 0.5], [0.8, 0.5]]), [1, 2], [1, 2])
     assert sorted(t.get_text() for t in fig.axes[0].texts) == ["0.20", "0.50", "0.50", "0.80"]  # not 0.2 beside 0.19, nor 1/2
+
+
+def test_a_short_exploitability_axis_labels_the_values_under_its_one_decade():
+    from gopskit.viz.figures import convergence_figure
+
+    curve = [1.0 / k ** 0.55 for k in range(1, 301)]  # like fictitious play: 1 down to about 0.04
+    fig = convergence_figure(range(1, 301), curve)
+    ax = fig.axes[-1]
+    low, high = ax.get_ylim()
+    shown = {}
+    for label in ax.get_yticklabels(minor=False) + ax.get_yticklabels(minor=True):
+        value = label.get_position()[1]
+        if label.get_text() and low <= value <= high:
+            shown[label.get_text()] = value
+    assert min(curve) < 0.1 and any(value < 0.1 for value in shown.values()), shown  # 0.05 under the 0.1
+    assert {"0.05", "0.1", "0.2", "0.5", "1"} <= set(shown), shown
+    assert all(re.fullmatch(r"[0-9.]+", text) for text in shown), shown

@@ -71,3 +71,39 @@ def test_chart_pictures_grow_with_the_projector_text(app, browser):  # noqa: F81
     # 12 pt labels at 100 CSS px per inch are 16.7 px on a laptop; on a projector they grow with the text (22/18)
     assert shown[1920] >= min(pixels / 2 * 22 / 18, 1880) - 1, shown
     assert 12 / 72 * 100 * shown[1920] / (pixels / 2) >= 20
+
+
+def save_big_cards(observation):
+    return min(observation.hand)
+
+
+def follow_the_leader(observation):
+    return max(observation.hand)
+
+
+def test_long_entry_names_break_after_an_underscore_never_inside_a_word(browser):  # noqa: F811
+    app = TournamentApp(functions=[save_big_cards, follow_the_leader, one_above],
+                        bots=["random", "match-prize", "one-higher", "greedy-high", "adaptive", "equilibrium"],
+                        num_cards=6)
+    app.games.value = 1
+    app.seed.value = "3"
+    assert app.run() is not None, app.status.value
+    body = html_widget(app.table.value, "gopskit-results")
+    for size in SIZES:
+        page = open_page(browser, page_html(body, "gopskit-board gopskit-tournament"), size)
+        cuts = page.evaluate("""() => Array.from(document.querySelectorAll('.gopskit-tournament-table td:nth-child(2)'))
+          .flatMap(cell => {
+            const text = cell.innerText, cuts = [], walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            let node, top = null, before = '';
+            while ((node = walker.nextNode())) {
+              for (let i = 0; i < node.textContent.length; i++) {
+                const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                const rect = r.getBoundingClientRect();
+                if (top !== null && rect.top > top + 2) cuts.push(text + ' after ' + JSON.stringify(before));
+                top = rect.top; before = node.textContent[i];
+              }
+            }
+            return cuts; })""")
+        page.close()
+        bad = [cut for cut in cuts if not cut.endswith(('"_"', '" "', '"-"'))]
+        assert not bad, (size, bad)  # 'save_big_' / 'cards', not 'save_big_car' / 'ds'

@@ -225,3 +225,26 @@ def test_the_docstring_examples_hold():
     from gopskit.widgets import tournament
 
     assert doctest.testmod(tournament).failed == 0
+
+
+def test_every_control_of_the_tournament_form_has_a_hint_under_it():
+    import html as html_module
+    import re
+
+    from gopskit.widgets.panel import HintedControl
+    app = TournamentApp(bots=["random", "match-prize"], num_cards=5)
+
+    def boxes(widget):
+        yield widget
+        for child in getattr(widget, "children", ()):
+            yield from boxes(child)
+
+    hinted = {box.control: html_module.unescape(re.sub(r"<[^>]+>", "", box.hint.value))
+              for box in boxes(app) if isinstance(box, HintedControl)}
+    for control in (app.bots, app.cards, app.games, app.seed, app.time_limit):
+        assert hinted.get(control), control.description  # as the boards' options and the teacher's form
+    assert "choose several" in hinted[app.bots]
+    assert "from each seat" in hinted[app.games] and "replays" in hinted[app.seed] and "per move" in hinted[app.time_limit]
+    app.games.value, app.seed.value = 2, "5"
+    assert app.run() is not None, app.status.value
+    assert "Done: 4 games" in app.status.value  # 2 entries, 2 seats, 2 games from each: the hint's arithmetic

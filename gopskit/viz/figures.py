@@ -148,12 +148,23 @@ def convergence_figure(iterations, exploitability, strategies=None, labels=None,
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(_plain_power))  # 1, 0.1, 0.01: not 10⁰, 10⁻¹ for a school class
     ax.set_xlim(t[0], t[-1])
-    ax.set_ylim(max(min(np.maximum(e, 1e-12).min(), 1.0) * 0.5, 1e-9), max(e.max(), 1e-6) * 2)
+    low, high = max(min(np.maximum(e, 1e-12).min(), 1.0) * 0.5, 1e-9), max(e.max(), 1e-6) * 2
+    ax.set_ylim(low, high)
+    if np.log10(high / low) < 3:  # a short axis: 0.2 and 0.05 too, or a curve ending at 0.04 sits under one label
+        ax.yaxis.set_minor_formatter(FuncFormatter(_two_and_five))
     ax.set_xlabel("iteration")
     ax.set_title("exploitability (0 at an equilibrium)")
     ax.grid(alpha=0.3, which="both")
     fig.suptitle(title)
     return fig
+
+
+def _two_and_five(value: float, _position=None) -> str:
+    """A log axis's minor tick labelled when it is 2 or 5 times a power of ten (``0.05``, ``0.2``), else blank."""
+    if value <= 0:
+        return ""
+    mantissa = value / 10 ** np.floor(np.log10(value) + 1e-9)
+    return _plain_power(value) if round(mantissa, 6) in (2.0, 5.0) else ""
 
 
 def _plain_power(value: float, _position=None) -> str:

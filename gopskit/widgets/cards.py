@@ -95,9 +95,11 @@ def render_card(
                   f'textLength="{min(58, 11 * len(word))}" lengthAdjust="spacingAndGlyphs">{escape(word)}</text>')
         svg = frame + top_corner + middle + "</svg>"
     elif size in ("tiny", "small"):  # too small for corners to be read: the rank is the big glyph, the suit under it
-        long = " gopskit-rank-long" if len(rank) > 2 else ""
+        # a rank of three characters (Raj's +10) keeps nearly the others' height, squeezed to the card's width
+        long, fit = ((" gopskit-rank-long", ' textLength="64" lengthAdjust="spacingAndGlyphs"') if len(rank) > 2
+                     else ("", ""))
         svg = (frame  # no corners: they would crowd the big rank and are unreadable at this size
-               + f'<text x="35" y="62" text-anchor="middle" class="gopskit-pip gopskit-rank-pip{long}" fill="{colour}">{escape(rank)}</text>'
+               + f'<text x="35" y="62" text-anchor="middle" class="gopskit-pip gopskit-rank-pip{long}"{fit} fill="{colour}">{escape(rank)}</text>'
                + (f'<text x="35" y="90" text-anchor="middle" class="gopskit-pip-suit" fill="{colour}">{symbol}</text>' if symbol else "")
                + "</svg>")
     else:  # a real card: rank and suit in two corners, the suit (or a plain card's rank) large in the middle

@@ -345,6 +345,17 @@ PAIRING_WORDS = {
     "challenge": ("Challenges", "students pick their opponent in the lobby"),
 }
 
+ROOM_HINTS = {  # the room settings under the game's options, each explained under its control as the options are
+    "bot": "plays the seats no student fills, and the seat of a student who is away",
+    "timeout": "a student who sends nothing for this long on their move is “away”: the bot plays their seat "
+               "until they come back",
+    "auto": "waiting students are seated as soon as a table can be filled; any left over wait for "
+            "“Seat waiting students”, which fills their table with the bot",
+    "round-robin": "only with “Random tables”: in a round robin students are seated when you press "
+                   "“Start round robin”",
+    "challenge": "only with “Random tables”: with challenges students are seated when a challenge is accepted",
+}
+
 
 def _title(name: str, line: str) -> str:
     """The apps' title line, as on the boards."""
@@ -713,20 +724,23 @@ class TeacherApp(widgets.VBox):
         self._pairing = widgets.Dropdown(options=[(PAIRING_WORDS[p][0], p) for p in PAIRINGS], value="random",
                                          description="Pairing", style=_LABEL)
         self._pairing_hinted = HintedControl(self._pairing)
-        self._pairing.observe(lambda _c: self._pairing_hinted.set_hint(PAIRING_WORDS[self._pairing.value][1]), "value")
-        self._pairing_hinted.set_hint(PAIRING_WORDS["random"][1])
         self._bot = widgets.Dropdown(description="Bot standing in", style=_LABEL)
+        self._bot_hinted = HintedControl(self._bot, ROOM_HINTS["bot"])
         self._timeout = widgets.BoundedIntText(value=60, min=5, max=3600, description="Away after (seconds)",
                                                style=_LABEL)
+        self._timeout_hinted = HintedControl(self._timeout, ROOM_HINTS["timeout"])
         self._auto = widgets.Checkbox(value=True, description="Seat students as they arrive", indent=False)
+        self._auto_hinted = HintedControl(self._auto)
+        self._pairing.observe(lambda _c: self._pairing_changed(), "value")
+        self._pairing_changed()
         create = _button("Open the room", "gopskit-create-room", "primary", "door-open")
         create.on_click(lambda _b: self.create())
         self._game.observe(lambda _c: self._game_changed(), "value")
-        room_hint = widgets.HTML('<div class="gopskit-hint">A student who sends nothing for this long is “away”: '
-                                 "the bot plays their seat until they come back.</div>")
+        room_settings = widgets.HBox([self._pairing_hinted, self._bot_hinted, self._timeout_hinted, self._auto_hinted],
+                                     layout=widgets.Layout(flex_flow="row wrap"))
+        room_settings.add_class("gopskit-option-grid")
         self._form = widgets.VBox([widgets.HTML("<h2>Open a room</h2>"), self._game, self._options_box,
-                                   widgets.HBox([self._pairing_hinted, self._bot]), widgets.HBox([self._timeout, self._auto]),
-                                   room_hint, create])
+                                   room_settings, create])
         self._form.add_class("gopskit-form")
         self._code_html, self._dashboard, self._message, self._download = (widgets.HTML() for _ in range(4))
         self._message.add_class("gopskit-message")
@@ -744,6 +758,13 @@ class TeacherApp(widgets.VBox):
             self.bridge.observe(lambda _c: self._show_code(), "page_url")
         self._game_changed()
         self.add_class("gopskit-classroom-app")
+
+    def _pairing_changed(self) -> None:
+        """The pairing's hint, and “Seat students as they arrive” as it works: only with random tables."""
+        random = self._pairing.value == "random"
+        self._pairing_hinted.set_hint(PAIRING_WORDS[self._pairing.value][1])
+        self._auto.disabled = not random
+        self._auto_hinted.set_hint(ROOM_HINTS["auto" if random else self._pairing.value])
 
     def _action(self, label, css, call) -> widgets.Button:
         button = _button(label, css, "danger" if css == "gopskit-end-room" else "")

@@ -108,6 +108,8 @@ def _shown_value(spec: OptionSpec, raw: str) -> str:
         return {"True": "ticked", "False": "unticked"}.get(raw, raw)
     if spec.kind == "seat" and raw.isdigit():
         return f"Player {int(raw) + 1}"
+    if spec.kind == "choice":  # the drop-down's words, never the rules' value ('rebid' is “Bid again”)
+        return next((f"“{label}”" for v, label, _m in spec.words if str(v) == raw), raw)
     if spec.kind == "optional-int" and raw == "None":
         return "0"
     return raw
@@ -129,11 +131,24 @@ def panel_message(text: str, specs: list[OptionSpec]) -> str:
         text = re.sub(rf"\bleave {name} at {value}", lambda m: f"leave {label} at {show(m)}", text)
         text = re.sub(rf"\b{name}={value}", lambda m: f"{label} = {show(m)}", text)
         text = re.sub(rf"\({name} None\)", f"({label} 0)", text)
+        if spec.kind == "seat":  # a seat out of range: the players' names, not seat numbers from 0
+            text = re.sub(rf"\boption {name} must be a whole number from (\d+) to (\d+), not (-?\d+)",
+                          lambda m: f"{label} must be {_seat_range(int(m[1]), int(m[2]))}, not Player {int(m[3]) + 1}"
+                          f" (the game has {int(m[2]) + 1} players)", text)
         text = re.sub(rf"\boption {name}\b", label, text)
         text = re.sub(rf"^{name}\b", label, text)  # a message that starts with an option's name is about it
         if "_" in spec.name:  # a bare Python name; plain words (players, target) stay words
             text = re.sub(rf"\b{name}\b", label, text)
+    for spec in specs:  # a choice's value quoted on its own ("the 'rebid' tie rule") in the drop-down's words
+        for v, label, _meaning in spec.words if spec.kind == "choice" else ():
+            text = text.replace(f"'{v}'", f"“{label}”")
     return text
+
+
+def _seat_range(low: int, high: int) -> str:
+    """Seats ``low`` to ``high`` as the boards name players: ``Player 1 or Player 2``, ``Player 1 to Player 4``."""
+    joiner = " or " if high - low == 1 else " to "
+    return f"Player {low + 1}" if low == high else f"Player {low + 1}{joiner}Player {high + 1}"
 
 
 class OptionsPanel(widgets.VBox):
@@ -163,6 +178,8 @@ class OptionsPanel(widgets.VBox):
         grid.add_class("gopskit-option-grid")
         self.children = [grid, widgets.HTML("<b>Seats</b> (a person or a bot)"), self._seat_box, self._message]
         self.add_class("gopskit-options")
+        self._dealer_shown()
+        self._fit_seat_choices()
         self._set_seats(seats)
         self._set_help()
 
@@ -181,7 +198,48 @@ class OptionsPanel(widgets.VBox):
     def seats(self) -> list[str]:
         return [c.value for c in self.seat_controls]
 
+    def _fit_seat_choices(self) -> None:
+        """A seat drop-down (“First dealer”) offers the players at the table, not every seat the rules allow:
+        with 2 players it lists Player 1 and Player 2. A seat already chosen beyond them stays listed, so the
+        message under the panel can say why it does not fit."""
+        players = self._players_now()
+        for spec in self.specs:
+            control = self.controls[spec.name]
+            if spec.kind != "seat" or players is None or not hasattr(control, "options"):
+                continue
+            last = max(spec.low, min(spec.high, players - 1))
+            value = control.value
+            seats = list(range(spec.low, last + 1)) + ([value] if value is not None and value > last else [])
+            wanted = tuple((f"Player {k + 1}", k) for k in seats)
+            if tuple(control.options) != wanted:
+                self._fitting = True
+                try:
+                    control.options = wanted
+                    control.value = value
+                finally:
+                    self._fitting = False
+
+    def _players_now(self) -> int | None:
+        """How many players the panel's options seat now (``None`` if its Players box holds no valid number)."""
+        spec = next((s for s in self.specs if s.name == "players"), None)
+        if spec is None:
+            return getattr(self.rules_class(), "num_players", None)
+        try:
+            return read_control(spec, self.controls["players"])
+        except OptionError:
+            return None
+
+    def _dealer_shown(self) -> None:
+        """“First dealer” matters only in Defeat the Dealer: where a game has that switch, the control shows only
+        while it is ticked (as on the teacher's form)."""
+        if "dealer" in self.hinted and "defeat_the_dealer" in self.controls:
+            self.hinted["dealer"].layout.display = None if self.controls["defeat_the_dealer"].value else "none"
+
     def _options_changed(self, _change=None):
+        if getattr(self, "_fitting", False):
+            return
+        self._dealer_shown()
+        self._fit_seat_choices()
         try:
             rules = self.rules()
         except (GopsError, TypeError) as exc:

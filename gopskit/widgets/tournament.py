@@ -50,12 +50,20 @@ from ..errors import GopsError
 from ..games.goofspiel import Goofspiel
 from ..numbers import fixed
 from .assets import style_html
+from .panel import HintedControl
 
 TOURNAMENT_DIR_ENV = "GOPSKIT_TOURNAMENT_DIR"
 TOURNAMENT_LOCK_ENV = "GOPSKIT_TOURNAMENT_LOCK"  # where the one-run-at-a-time lock lives (default: the cache folder)
 MAX_GAMES = 200
 MAX_TOTAL_GAMES = 40_000
 MAX_TIME_LIMIT = 5.0
+TOURNAMENT_HINTS = {  # under each control, as on the boards' options panels
+    "bots": "Ctrl-click (⌘-click on a Mac) to choose several",
+    "cards": "cards in each suit: the prizes and each player's hand",
+    "games": f"games each pair plays from each seat, on the same deals (1 to {MAX_GAMES})",
+    "seed": "empty: new deals each run; a number replays a tournament exactly",
+    "time": f"seconds a student's strategy may take per move (up to {MAX_TIME_LIMIT:g}); slower loses that game",
+}
 
 _TABLE_STYLE = (  # fits a laptop (1280 px) without scrolling: headers and long cells wrap at spaces, numbers never
     "<style>.gopskit-tournament-table{border-collapse:collapse;margin:6px 0;width:100%}"
@@ -86,6 +94,12 @@ _ISOLATION_WORDS = {
 }
 
 
+def _breakable(name: str) -> str:
+    """An entry's name for the ranking's narrow column: it may break after an underscore (``save_big_`` /
+    ``cards``), where a reader sees a word end, before it breaks anywhere (``save_big_car`` / ``ds``)."""
+    return html.escape(name).replace("_", "_<wbr>")
+
+
 def ranking_html(results) -> str:
     """The ranking (with 95 % intervals), why any exploitability is missing, the ranking rule and the forfeits.
 
@@ -99,7 +113,7 @@ def ranking_html(results) -> str:
         exploit = fixed(r["exploitability"]) if r["exploitability"] is not None else f"n/a{mark.get(r['name'], '')}"
         mean = fixed(r["mean_points"]) if r["games"] else "&ndash;"
         rows.append(
-            f"<tr><td>{r['rank']}</td><td><b>{html.escape(shown[r['name']])}</b></td><td>{html.escape(r['kind'])}</td>"
+            f"<tr><td>{r['rank']}</td><td><b>{_breakable(shown[r['name']])}</b></td><td>{html.escape(r['kind'])}</td>"
             f"<td>{mean}</td><td>{html.escape(interval_text(r))}</td><td>{r['wins']}</td><td>{r['draws']}</td>"
             f"<td>{r['losses']}</td><td>{r['forfeits']}</td><td>{r['opponents_beaten']}</td><td>{exploit}</td>"
             f"<td>{html.escape(summary.get(r['name'], ''))}</td></tr>")
@@ -188,8 +202,13 @@ class TournamentApp(w.VBox):
         for index, title in enumerate(("Head to head", "Points", "Bids")):
             self.plots.set_title(index, title)
         self.run_button.on_click(lambda _: self.run())
-        options = w.VBox([self.use_folder, self.bots, w.HBox([self.cards, self.games]),
-                          w.HBox([self.seed, self.time_limit])])
+        self.hinted = {name: HintedControl(control, TOURNAMENT_HINTS[name]) for name, control in
+                       (("bots", self.bots), ("cards", self.cards), ("games", self.games), ("seed", self.seed),
+                        ("time", self.time_limit))}
+        grid = w.HBox([self.hinted[name] for name in ("cards", "games", "seed", "time")],
+                      layout=w.Layout(flex_flow="row wrap"))
+        grid.add_class("gopskit-option-grid")
+        options = w.VBox([self.use_folder, self.hinted["bots"], grid])
         header = w.HTML(style_html())  # the boards' stylesheet
         options.add_class("gopskit-form")
         self.table.add_class("gopskit-results")
