@@ -20,6 +20,7 @@ from html import escape
 from ..agents.labels import bot_label
 from ..errors import GopsError
 from ..games import rules_class
+from ..numbers import fixed
 from .tokens import shown_code
 
 STATE_WORDS = {"waiting": "waiting", "playing": "playing", "away": "away", "left": "left"}
@@ -247,7 +248,7 @@ def leaderboard_html(rows) -> str:
         return '<div class="gopskit-caption">The leaderboard fills as games finish.</div>'
     body = "".join(
         f"<tr><td>{r['place']}</td><td>{escape(r['name'])}</td><td>{r['games']}</td>"
-        f"<td>{_number(r['wins'])}</td><td>{r['points_per_game']:.1f}</td></tr>" for r in rows)
+        f"<td>{_number(r['wins'])}</td><td>{fixed(r['points_per_game'])}</td></tr>" for r in rows)
     return ('<table class="gopskit-leaderboard"><thead><tr><th>#</th><th>Name</th><th>Games</th><th>Wins</th>'
             f"<th>Points per game</th></tr></thead><tbody>{body}</tbody></table>")
 
