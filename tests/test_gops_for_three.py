@@ -427,3 +427,12 @@ def test_bots_beat_random_over_a_few_deals():
     for name in ("gops3-proportional", "gops3-spoiler"):
         points = [play_game(SINGLE, [name, "random", "random"], seed=s).scores() for s in range(40)]
         assert np.mean(points, axis=0)[0] > np.mean(points, axis=0)[1:].max()
+
+
+def test_prize_values_say_what_each_prize_is_worth_and_add_up_to_the_total():
+    from gopskit.games.gops_for_three import prize_total, prize_values
+
+    tricks = [(5,), (11,), ("JK", 13), (9,), (12,), (2,), ("JK",)]  # a Joker turned last is worth nothing
+    assert prize_values(tricks) == [(5, 5), (11, 2), ("JK", 9), (13, 9), (9, 9), (12, 0), (2, 2), ("JK", 0)]
+    assert prize_total(tricks) == sum(v for _c, v in prize_values(tricks)) == 36
+    assert prize_values([(13,), (11,)]) == [(13, 0), (11, 0)]  # no A..10 diamond: J and K are worth 0

@@ -457,7 +457,13 @@ class Oracle:
         if self.game == "gops-for-three":
             hand = hand_of(state)
             for p, seat in enumerate(table.find("gopskit-seat")):
-                assert f"prize total {hand.totals()[p]};" in seat.text(), seat.text()
+                assert f"prize total {hand.totals()[p]}" in seat.text(), seat.text()
+                from gopskit.games.gops_for_three import prize_values
+
+                for card, value in prize_values(hand.observation(p).won[p]):  # each court and Joker says its worth
+                    if card == "JK" or card >= 11:
+                        name = "Joker" if card == "JK" else {11: "J♦", 12: "Q♦", 13: "K♦"}[card]
+                        assert f"{name} = {value}," in seat.text(), (card, value, seat.text())
         if self.game == "gooseberry-fool":
             hand = hand_of(state)
             tricks = hand.observation(0).tricks_won

@@ -175,14 +175,14 @@ def bids_from_hand(hand) -> list[Bid]:
     return [ACE_LOW, *middle, ACE_HIGH] if 1 in hand else middle
 
 
-def prize_total(tricks: Sequence[Sequence[Prize]]) -> int:
-    """The value of the prizes one player won (each trick's cards kept together).
+def prize_values(tricks: Sequence[Sequence[Prize]]) -> list[tuple[Prize, int]]:
+    """Each prize one player won with what it is worth, in the order won (each trick's cards kept together).
 
     A..10 count face value, Q 0, J your lowest A..10 diamond, K your highest
     (0 without one), the Joker the card turned after it (0 when last).
 
-    >>> prize_total([(5,), (11,), ("JK", 13), (9,)])  # 5 + J=5 + Joker=K=9 + K=9 + 9
-    37
+    >>> prize_values([(5,), (11,), ("JK", 13), (9,)])
+    [(5, 5), (11, 5), ('JK', 9), (13, 9), (9, 9)]
     """
     pips = [c for trick in tricks for c in trick if c != JOKER and c <= 10]
     low, high = min(pips, default=0), max(pips, default=0)
@@ -190,14 +190,23 @@ def prize_total(tricks: Sequence[Sequence[Prize]]) -> int:
     def value(card):
         return {11: low, 12: 0, 13: high}.get(card, card)
 
-    total = 0
+    values = []
     for trick in tricks:
         for i, card in enumerate(trick):
             if card == JOKER:
-                total += value(trick[i + 1]) if i + 1 < len(trick) else 0
+                values.append((card, value(trick[i + 1]) if i + 1 < len(trick) else 0))
             else:
-                total += value(card)
-    return total
+                values.append((card, value(card)))
+    return values
+
+
+def prize_total(tricks: Sequence[Sequence[Prize]]) -> int:
+    """The value of the prizes one player won: the sum of :func:`prize_values`.
+
+    >>> prize_total([(5,), (11,), ("JK", 13), (9,)])  # 5 + J=5 + Joker=K=9 + K=9 + 9
+    37
+    """
+    return sum(value for _card, value in prize_values(tricks))
 
 
 def deal_points(totals: Sequence[int], joker_holder: int | None) -> tuple[list[int], str]:

@@ -9,7 +9,8 @@ middle total scores 0); the prize total it comes from is written under it.
 from __future__ import annotations
 
 from ...cards import card_name, counted, rank_name
-from ...games.gops_for_three import ACE_HIGH, ACE_LOW, BOTTOM_JOKER_RULES, JOKER, GopsForThree, deal_points, prize_total
+from ...games.gops_for_three import (ACE_HIGH, ACE_LOW, BOTTOM_JOKER_RULES, JOKER, GopsForThree, deal_points, prize_total,
+                                      prize_values)
 from ...games.wording import GAME_TITLES
 from .base import KEYS, OptionSpec
 from .table import CardTableView, Seat, current_hand
@@ -86,10 +87,18 @@ class GopsForThreeView(CardTableView):
         hand_state = current_hand(state)
         score = hand_state.scores()[player]
         over = "scores" if hand_state.is_terminal() else "would score now"
-        note = f"prize total {obs.totals[player]}; {over} {score}"
+        note = f"prize total {obs.totals[player]}{self._court_words(obs.won[player])}; {over} {score}"
         if obs.totals[player] != score and 0 < obs.totals[player]:
             note += " (the middle total scores 0)" if score == 0 else ""
         return Seat(str(score), won, hand, note=note)
+
+    def _court_words(self, tricks) -> str:
+        """What the won J, Q, K and Joker count, from the engine (:func:`prize_values`): a J is worth your
+        lowest diamond and a K your highest, so "prize total 11" under J 5 ★ 2 is explained on the panel."""
+        why = {11: "your lowest", 12: "always", 13: "your highest", JOKER: "the card turned with it"}
+        said = [f"{self.prize_name(card)} = {value}, {why[card]}" for card, value in prize_values(tricks)
+                if card == JOKER or card >= 11]
+        return f" ({'; '.join(said)})" if said else ""
 
     def prompt(self, state, seat, names):
         return f"{names[seat]}: bid for the prize. The Ace bids high (A↑, key A) or low (A↓, key L)."
