@@ -14,21 +14,21 @@ def _texts(explorer) -> list[str]:
 
 def test_changed_controls_do_not_rename_the_run_on_screen():
     explorer = LearningExplorer(iterations=100)
-    assert explorer.status.startswith("fictitious play on Biased Rock-Paper-Scissors: iteration")
+    assert explorer.status.startswith("Fictitious play on Biased Rock-Paper-Scissors: iteration")
     explorer.algorithm.value = "regret matching+"
     explorer.game.value = "Matching Pennies"
     explorer.frame.value = 20
     status = explorer.status
-    assert status.startswith("fictitious play on Biased Rock-Paper-Scissors: iteration"), status
+    assert status.startswith("Fictitious play on Biased Rock-Paper-Scissors: iteration"), status
     assert "rock" in status and "heads" not in status.split("Press Run")[0]
     assert "Press Run for 100 iterations of regret matching+ on Matching Pennies" in status
     texts = _texts(explorer)
-    assert "fictitious play on Biased Rock-Paper-Scissors" in texts and "rock" in texts
+    assert "Fictitious play on Biased Rock-Paper-Scissors" in texts and "rock" in texts
     assert not any("regret" in t or "Matching Pennies" in t for t in texts), texts
     explorer.run_button.click()
     status = explorer.status
-    assert status.startswith("regret matching+ on Matching Pennies: iteration") and "heads" in status
-    assert "regret matching+ on Matching Pennies" in _texts(explorer) and "heads" in _texts(explorer)
+    assert status.startswith("Regret matching+ on Matching Pennies: iteration") and "heads" in status
+    assert "Regret matching+ on Matching Pennies" in _texts(explorer) and "heads" in _texts(explorer)
     assert "Press Run" not in status
 
 

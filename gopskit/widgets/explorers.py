@@ -266,7 +266,7 @@ class LearningExplorer(Explorer):
         self._initial = (game, algorithm, iterations)
         self.game = widgets.Dropdown(options=preset_names(), value=game, description="Game", style=_STYLE,
                                      layout=widgets.Layout(width="auto", min_width="240px"))
-        self.algorithm = widgets.Dropdown(options=ALGORITHMS, value=algorithm, description="Learner", style=_STYLE, layout=_WIDE)
+        self.algorithm = widgets.Dropdown(options=[(a[:1].upper() + a[1:], a) for a in ALGORITHMS], value=algorithm, description="Learner", style=_STYLE, layout=_WIDE)
         self.iterations = widgets.IntSlider(value=iterations, min=20, max=2000, step=20, description="Iterations", style=_STYLE)
         self.frame = widgets.IntSlider(value=self.frames, min=1, max=self.frames, description="Frame", style=_STYLE)
         self.play = widgets.Play(interval=500, min=1, max=self.frames, value=self.frames)
@@ -331,9 +331,10 @@ class LearningExplorer(Explorer):
         upto = max(1, round(len(t.iterations) * self.frame.value / self.frames))
         pending = self.pending()
         note = f" Shown: the last run. Press Run for {pending}." if pending else ""
-        self._say(f"{t.title()}: iteration {t.iterations[upto - 1]}, "
+        heading = t.title()[:1].upper() + t.title()[1:]  # a sentence and a chart title start with a capital
+        self._say(f"{heading}: iteration {t.iterations[upto - 1]}, "
                   f"exploitability {significant(t.exploitability[upto - 1], 3)}" +
                   ("" if t.strategies is None else f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels)}")
                   + ("." if note else "") + note)
-        fig = convergence_figure(t.iterations, t.exploitability, t.strategies, t.labels, upto=upto, title=t.title())
+        fig = convergence_figure(t.iterations, t.exploitability, t.strategies, t.labels, upto=upto, title=heading)
         self._picture.value = _svg(fig)
