@@ -25,6 +25,8 @@ def test_every_option_has_an_explanation_and_every_choice_has_words(game):
     for spec in specs:
         for value in spec.choices or [None]:
             assert spec.explain(value), (game, spec.name, value)
+        # beside a longer label the box got 90-110 px of a grid column at 1280 px ("Play to (0: play the deals above)")
+        assert len(spec.label) <= 24, (game, spec.label)
         assert "(0:" not in spec.help or "(0:" not in spec.label, spec  # what 0 means is said once
         if spec.kind != "choice":
             continue

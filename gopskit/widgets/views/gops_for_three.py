@@ -34,7 +34,7 @@ class GopsForThreeView(CardTableView):
     def option_specs(self, rules_class):
         return [
             OptionSpec("deals", "Deals", "int", low=1, high=10, help="deals in a game (1 to 10)"),
-            OptionSpec("target", "Play to (0: play the deals above)", "optional-int", low=0, high=1000,
+            OptionSpec("target", "Play to (0: no target)", "optional-int", low=0, high=1000,
                        help="instead of a number of deals, deal until someone's total reaches this"),
             OptionSpec("aces_pair", "Aces pair", "bool", help="two Aces tie whatever their declarations"),
             OptionSpec("bottom_joker", "Joker at the bottom", "choice", BOTTOM_JOKER_RULES,
