@@ -8,11 +8,11 @@ question again. ``quit`` or end of input (Ctrl-D) stops the game politely
 
 from __future__ import annotations
 
-import re
 import sys
 
 from .agents import agent_names, make_agent
 from .agents.labels import bot_label
+from .arena.cli import in_flags
 from .arena.match import seat_agents, start_game
 from .cards import card_name, parse_rank
 from .errors import GopsError, OptionError
@@ -63,7 +63,7 @@ def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, rea
     try:
         rules = Goofspiel(num_cards=cards, ties=ties)
     except OptionError as exc:  # the engine names its options as Python does: say the flag instead
-        raise OptionError(re.sub(r"\boption (\w+)", lambda m: FLAGS.get(m.group(1), m.group(0)), str(exc))) from None
+        raise OptionError(in_flags(str(exc), FLAGS)) from None
     playable = [name for name in agent_names(rules) if name != "human"]
     if bot not in playable:
         raise OptionError(f"--bot {bot!r} is not one of the bots that play Goofspiel with these rules: {', '.join(playable)}")

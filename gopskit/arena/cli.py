@@ -152,8 +152,17 @@ def _rules(args):
     try:
         return make_rules(args.game, **options)
     except OptionError as exc:  # the game names its options as Python does: say the flag the teacher typed
-        words = re.sub(r"\boption (\w+)", lambda m: given.get(m.group(1), m.group(0)), str(exc))
-        raise OptionError(words) from None
+        raise OptionError(in_flags(str(exc), given)) from None
+
+
+def in_flags(message: str, flags: dict) -> str:
+    """An engine message with each "option NAME" it names said as the flag a command takes for it (``flags``:
+    option name to flag); a name without a flag is left as it is.
+
+    >>> in_flags("option num_cards must be a whole number from 1 to 13, not 20", {"num_cards": "--cards"})
+    '--cards must be a whole number from 1 to 13, not 20'
+    """
+    return re.sub(r"\boption (\w+)", lambda m: flags.get(m.group(1), m.group(0)), message)
 
 
 def game_options(game: str) -> str:
@@ -302,4 +311,4 @@ def _save_plots(results, folder: pathlib.Path, labels: dict | None = None) -> pa
     return folder
 
 
-__all__ = ["DEFAULT_BOTS", "DEFAULT_OUT", "FLAGS", "bot_names", "game_options", "register", "run_tournament"]
+__all__ = ["DEFAULT_BOTS", "DEFAULT_OUT", "FLAGS", "bot_names", "game_options", "in_flags", "register", "run_tournament"]

@@ -123,12 +123,12 @@ def _check_bot(bot: str, game: str, options: dict) -> None:
 def _status(args) -> int:
     from ..agents.labels import bot_label
     from ..games.wording import describe_game  # the pages' words for the game, without their UI
-    from .html import PAIRING_WORDS, _number, _state_word, code_text
+    from .html import _number, _state_word, code_text, pairing_words
 
     overview = _store(args).overview(args.key)
     settings = overview.settings
     print(f"room {code_text(overview.code)} ({overview.status}): {describe_game(overview.game, overview.options)}")
-    pairing = PAIRING_WORDS.get(settings["pairing"], settings["pairing"])
+    pairing = pairing_words(settings["pairing"])
     rounds = f", round {overview.round} of {overview.rounds}" if overview.rounds else ""
     print(f"pairing: {pairing}{rounds}; the {bot_label(str(settings['bot']))} stands in after "
           f"{_number(settings['timeout'])} s")
@@ -145,9 +145,6 @@ def _status(args) -> int:
     return 0
 
 
-_KIND_WORDS = {"bot": " (bot)", "stand-in": " (bot standing in)"}
-
-
 def _table_line(table: dict) -> str:
     """One table as the teacher's page shows it: who sits there, the scores the players see, the turn.
 
@@ -155,10 +152,10 @@ def _table_line(table: dict) -> str:
     ...              "status": "playing", "turn": 2, "waiting_for": ["Ann"], "winners": []})
     'Ann 3, Random bot (bot) 1.5; turn 3, waiting for Ann'
     """
-    from .html import _number
+    from .html import SEAT_KIND_WORDS, _number
 
     scores = table["scores"]
-    seats = ", ".join(f"{name}{_KIND_WORDS.get(kind, '')}" + ("" if scores is None else f" {_number(scores[seat])}")
+    seats = ", ".join(name + (f" ({SEAT_KIND_WORDS[kind]})" if kind in SEAT_KIND_WORDS else "") + ("" if scores is None else f" {_number(scores[seat])}")
                       for seat, (name, kind) in enumerate(zip(table["names"], table["kinds"])))
     if scores is None:
         seats += " (scores hidden until the end)"

@@ -24,7 +24,20 @@ from ..numbers import fixed
 from .tokens import shown_code
 
 STATE_WORDS = {"waiting": "waiting", "playing": "playing", "away": "away", "left": "left"}
-PAIRING_WORDS = {"random": "random tables", "round-robin": "round robin", "challenge": "challenges"}
+# each pairing's label (the teacher's form; in lower case, the room line) and what it does (the form's hint)
+PAIRING_WORDS = {
+    "random": ("Random tables", "waiting students are seated together at random; one left over plays the bot"),
+    "round-robin": ("Round robin", "press “Start round robin”: every two students meet once, the bot standing in "
+                    "for the odd one out"),
+    "challenge": ("Challenges", "students pick their opponent in the lobby"),
+}
+# how a seat that no student plays is tagged beside its name
+SEAT_KIND_WORDS = {"bot": "bot", "stand-in": "bot standing in"}
+
+
+def pairing_words(pairing: str) -> str:
+    """A room's pairing inside a line: ``'random tables'`` for ``random`` (the value itself if unknown)."""
+    return PAIRING_WORDS[pairing][0].lower() if pairing in PAIRING_WORDS else str(pairing)
 
 CLASSROOM_CSS = """
 .gopskit-room-code { font: 700 calc(var(--gopskit-px, 1px) * 64)/1.1 ui-monospace, Menlo, Consolas, monospace; letter-spacing: .12em;
@@ -212,7 +225,7 @@ def table_card_html(table: dict) -> str:
     for seat, (name, kind) in enumerate(zip(table["names"], table["kinds"])):
         score = "?" if scores is None else _number(scores[seat])
         lead = " <b>★</b>" if table["status"] == "finished" and seat in table["winners"] else ""
-        tag = "" if kind == "student" else f' <small>({"bot" if kind == "bot" else "bot standing in"})</small>'
+        tag = f' <small>({SEAT_KIND_WORDS[kind]})</small>' if kind in SEAT_KIND_WORDS else ""
         rows.append(f"<tr><td>{escape(name)}{tag}{lead}</td><td>{score}</td></tr>")
     if table["status"] == "playing":
         waiting = ", ".join(table["waiting_for"]) or "the reveal"
@@ -256,7 +269,7 @@ def leaderboard_html(rows) -> str:
 def overview_html(overview, describe=game_line) -> str:
     """The teacher's dashboard below the buttons: students, tables, leaderboard (``describe``: see :func:`lobby_html`)."""
     settings = overview.settings
-    pairing = PAIRING_WORDS.get(settings["pairing"], settings["pairing"])
+    pairing = pairing_words(settings["pairing"])
     rounds = f" · round {overview.round} of {overview.rounds}" if overview.rounds else ""
     status = "" if overview.status == "open" else " · <b>ended</b>"
     return (
@@ -283,5 +296,5 @@ def _number(value) -> str:
     return str(int(value)) if value == int(value) else f"{value:.1f}"
 
 
-__all__ = ["code_text", "download_link_html", "is_loopback", "student_addresses", "students_address_html", "game_line", "leaderboard_html", "lobby_html", "overview_html", "people_html",
+__all__ = ["PAIRING_WORDS", "SEAT_KIND_WORDS", "code_text", "download_link_html", "is_loopback", "student_addresses", "students_address_html", "game_line", "leaderboard_html", "lobby_html", "overview_html", "pairing_words", "people_html",
            "room_code_html", "style_block", "table_card_html", "tables_html"]

@@ -231,7 +231,7 @@ class SeatBoard(widgets.VBox):
 
     def names(self) -> list[str]:
         v = self.seat_view
-        return [f"{n} (you)" if p == v.seat else n + (" (bot standing in)" if k == "stand-in" else "")
+        return [f"{n} (you)" if p == v.seat else n + (f" ({pages.SEAT_KIND_WORDS[k]})" if k == "stand-in" else "")
                 for p, (n, k) in enumerate(zip(v.names, v.kinds))]
 
     def _render(self) -> None:
@@ -337,13 +337,6 @@ class SeatBoard(widgets.VBox):
 # ---------------------------------------------------------------- helpers ---
 _LABEL = {"description_width": "initial"}  # a label as wide as its words: never "Away afte…"
 JOIN_FALLBACK = 5.0  # seconds: Join comes back even if the browser bridge never reports
-# each pairing's label on the teacher's form and what it does, shown under it
-PAIRING_WORDS = {
-    "random": ("Random tables", "waiting students are seated together at random; one left over plays the bot"),
-    "round-robin": ("Round robin", "press “Start round robin”: every two students meet once, the bot standing in "
-                    "for the odd one out"),
-    "challenge": ("Challenges", "students pick their opponent in the lobby"),
-}
 
 ROOM_HINTS = {  # the room settings under the game's options, each explained under its control as the options are
     "bot": "plays the seats no student fills, and the seat of a student who is away",
@@ -721,7 +714,7 @@ class TeacherApp(widgets.VBox):
         self._options_box, self._controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap")), {}
         self._options_box.add_class("gopskit-form-options")
         self._options_box.add_class("gopskit-option-grid")
-        self._pairing = widgets.Dropdown(options=[(PAIRING_WORDS[p][0], p) for p in PAIRINGS], value="random",
+        self._pairing = widgets.Dropdown(options=[(pages.PAIRING_WORDS[p][0], p) for p in PAIRINGS], value="random",
                                          description="Pairing", style=_LABEL)
         self._pairing_hinted = HintedControl(self._pairing)
         self._bot = widgets.Dropdown(description="Bot standing in", style=_LABEL)
@@ -762,7 +755,7 @@ class TeacherApp(widgets.VBox):
     def _pairing_changed(self) -> None:
         """The pairing's hint, and “Seat students as they arrive” as it works: only with random tables."""
         random = self._pairing.value == "random"
-        self._pairing_hinted.set_hint(PAIRING_WORDS[self._pairing.value][1])
+        self._pairing_hinted.set_hint(pages.PAIRING_WORDS[self._pairing.value][1])
         self._auto.disabled = not random
         self._auto_hinted.set_hint(ROOM_HINTS["auto" if random else self._pairing.value])
 
