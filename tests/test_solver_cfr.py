@@ -289,3 +289,17 @@ def test_win_objective_is_solved_too():
     assert game_value(solution) == pytest.approx(0, abs=0.01)  # a symmetric game
     with pytest.raises(GopsError, match="objective"):
         build_tree(rules, objective="glory")
+
+
+@pytest.mark.parametrize("first", ["package", "submodule"])
+def test_a_solver_submodule_name_means_the_submodule_whatever_was_imported_first(first):
+    """``cfr`` names both a submodule and its main function: the package answers with the submodule either way."""
+    import subprocess
+    import sys
+    before = "import gopskit.solvers.cfr; " if first == "submodule" else ""
+    code = (before + "import types; from gopskit.solvers import cfr, learning; "
+            "from gopskit.solvers import solve_cfr; "
+            "print(isinstance(cfr, types.ModuleType), isinstance(learning, types.ModuleType), callable(solve_cfr), "
+            "'cfr' in dir(__import__('gopskit.solvers').solvers))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "True", "True", "True"]

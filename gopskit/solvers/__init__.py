@@ -28,6 +28,8 @@ def _public_names(module_name: str):
 def __getattr__(name: str):
     if name.startswith("_"):  # a private submodule is imported as such, never searched for
         raise AttributeError(f"gopskit.solvers has no {name!r}")
+    if name in _SUBMODULES:  # the submodule, whatever was imported before (``cfr`` is also a function's name)
+        return importlib.import_module(f"{__name__}.{name}")
     for sub in _SUBMODULES:
         module, names = _public_names(sub)
         if name in names:
@@ -38,7 +40,7 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    names = []
+    names = list(_SUBMODULES)
     for sub in _SUBMODULES:
         names.extend(_public_names(sub)[1])
-    return sorted(names)
+    return sorted(set(names))
