@@ -32,6 +32,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``gopskit`` parser; with ``command``, plugins are registered only until one adds that command."""
+    from .serve import add_passcode_options  # shared with ``python -m gopskit.serve``
+
     parser = _Parser(prog="gopskit", description="Game theory through Goofspiel: apps, games, solvers.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     serve = sub.add_parser("serve", help="serve the apps with Voila")
@@ -47,6 +49,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     serve.add_argument("--kernels-per-client", type=int, default=4, metavar="N",
                        help="apps one computer (network address) may have open at once; a page beyond gets "
                             "'close another tab'; this computer itself is not limited (default 4)")
+    add_passcode_options(serve)
     serve.set_defaults(func=_serve)
 
     replay = sub.add_parser("replay", help="replay a game record (JSON file)")
@@ -102,7 +105,8 @@ def main(argv=None) -> int:
 def _serve(args) -> int:
     from .serve import limits_from, serve  # the Voila launcher lives beside the apps' code
 
-    return serve(port=args.port, open_browser=not args.no_browser, host=args.host, limits=limits_from(args))
+    return serve(port=args.port, open_browser=not args.no_browser, host=args.host, limits=limits_from(args),
+                 passcode=args.teacher_passcode, no_passcode=args.no_teacher_passcode)
 
 
 # ---------------------------------------------------------------- replay ---

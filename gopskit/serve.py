@@ -18,6 +18,13 @@ tab" page beyond it, a memory limit per kernel, kernels of pages that have gone
 culled, bounded message buffers, a pace of page loads per address, safe
 websocket message parsing, friendly errors instead of tracebacks.
 
+Served beyond this computer (``--host 0.0.0.0``), the teacher's page is
+locked by a **teacher passcode** (:func:`teacher_passcode`): made fresh for
+each run and printed beside the addresses, or the teacher's own
+(``--teacher-passcode``). The kernels get it in the environment variable
+``GOPSKIT_TEACHER_PASSCODE``; a student's strategy in a tournament runs with
+an environment of its own (see :mod:`gopskit.arena.sandbox`).
+
 Where the notebooks are: the environment variable ``GOPSKIT_NOTEBOOKS`` if
 set, else ``notebooks/`` beside the package (a checkout, installed editable
 with ``pip install -e .``), else ``notebooks/`` in the current folder.
@@ -202,14 +209,79 @@ def addresses_to_open(port: int, host: str) -> list[str]:
     return lines
 
 
+def listens_beyond(host: str) -> bool:
+    """Whether a server listening on ``host`` can be reached from other computers.
+
+    Only loopback addresses (``127.0.0.0/8``, ``::1``) and names that stand
+    for nothing else (``localhost``) keep it to this computer; an address of
+    all interfaces (``0.0.0.0``, ``::``, ``""``), a network address, and a
+    name that does not resolve count as beyond.
+
+    >>> [listens_beyond(h) for h in ("localhost", "127.0.0.2", "[::1]", "0.0.0.0", "::", "192.168.1.20", "")]
+    [False, False, False, True, True, True, True]
+    """
+    import ipaddress
+
+    name = host.strip().strip("[]").lower()
+    if not name:
+        return True
+    if name == "localhost" or name.endswith(".localhost"):  # RFC 6761: always this computer
+        return False
+    try:
+        addresses = [ipaddress.ip_address(name)]
+    except ValueError:  # a host name: what it resolves to
+        try:
+            addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in socket.getaddrinfo(name, None)]
+        except (OSError, ValueError):
+            return True
+    return not addresses or not all(_loopback(a) for a in addresses)
+
+
+def _loopback(address) -> bool:
+    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is this computer too
+    return (mapped or address).is_loopback
+
+
+def teacher_passcode(host: str, chosen: str | None = None, off: bool = False) -> tuple[str | None, list[str]]:
+    """The teacher passcode of this run, and what ``serve`` prints about it.
+
+    ``off`` (``--no-teacher-passcode``): none. Else ``chosen``
+    (``--teacher-passcode``), else one already in the environment
+    (``GOPSKIT_TEACHER_PASSCODE``), each checked for strength; else, when
+    the server listens beyond this computer (:func:`listens_beyond`), a
+    fresh one. A passcode given is never printed (the teacher knows it).
+    """
+    from .classroom.tokens import PASSCODE_ENV, new_passcode, passcode_problem
+
+    if off:
+        return None, ["No teacher passcode (--no-teacher-passcode): anyone who reaches this server can open rooms."]
+    given = chosen if chosen is not None else os.environ.get(PASSCODE_ENV)
+    if given is not None:
+        problem = passcode_problem(given)
+        if problem:
+            where = "--teacher-passcode" if chosen is not None else f"the environment variable {PASSCODE_ENV}"
+            raise GopsError(f"{where}: {problem}")
+        where = "--teacher-passcode" if chosen is not None else PASSCODE_ENV
+        return given, [f"Teacher passcode: the one in {where} (the teacher's page asks for it)."]
+    if not listens_beyond(host):
+        return None, []
+    passcode = new_passcode()
+    return passcode, [f"Teacher passcode: {passcode} (the teacher's page asks for it; students never need it, "
+                      "so keep this terminal off the projector)."]
+
+
 def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT, host: str = "localhost",
-          limits: Limits | None = None) -> int:
+          limits: Limits | None = None, passcode: str | None = None, no_passcode: bool = False) -> int:
     """Serve the apps until interrupted; return the exit status.
 
     Opens http://localhost:PORT (the landing page) in a browser unless
     ``open_browser`` is false. ``limits`` bound the kernels (default: sized
-    from this machine's memory).
+    from this machine's memory). ``passcode`` and ``no_passcode``: the
+    teacher passcode's options (see :func:`teacher_passcode`).
     """
+    from .classroom.tokens import PASSCODE_ENV
+
+    code, code_lines = teacher_passcode(host, passcode, no_passcode)
     folder = notebooks_dir()
     limits = limits or Limits()
     # ready kernels count against the cap: keep them only when they leave most of it to pages
@@ -219,8 +291,12 @@ def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = P
     print(f"gopskit: at most {limits.max_kernels} apps open at once ({limits.kernels_per_client} per "
           f"computer), {limits.kernel_memory_mb} MB each; "
           f"a closed page frees its place within {limits.freed_within_seconds} s.", flush=True)
-    for line in addresses_to_open(port, host):
+    for line in addresses_to_open(port, host) + code_lines:
         print("gopskit: " + line, flush=True)
+    if code is None:  # the kernels inherit the environment: none of them may find an old passcode
+        os.environ.pop(PASSCODE_ENV, None)
+    else:
+        os.environ[PASSCODE_ENV] = code
     _voila_app_class(limits).launch_instance(argv=argv, config=voila_config(preheat))
     return 0
 
@@ -311,6 +387,16 @@ def add_limit_options(parser: argparse.ArgumentParser, hidden: bool = False) -> 
         parser.add_argument("--pace-loopback", action="store_true", help="pace this computer's own page loads too")
 
 
+def add_passcode_options(parser: argparse.ArgumentParser) -> None:
+    """``--teacher-passcode TEXT`` and ``--no-teacher-passcode`` (see :func:`teacher_passcode`)."""
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--teacher-passcode", default=None, metavar="TEXT",
+                        help="the passcode the teacher's page asks for (at least 12 characters); served beyond this "
+                             "computer (--host 0.0.0.0) without it, a fresh one is made and printed")
+    choice.add_argument("--no-teacher-passcode", action="store_true",
+                        help="no passcode: anyone who reaches the server may open rooms (a network you trust)")
+
+
 def limits_from(args: argparse.Namespace) -> Limits:
     """The :class:`Limits` of parsed options (a bad value raises :class:`GopsError`)."""
     extra = {f: getattr(args, f) for f in ("cull_idle_seconds", "cull_interval_seconds", "pages_per_minute",
@@ -330,9 +416,11 @@ def main(argv=None) -> int:
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--no-preheat", action="store_true")
     add_limit_options(parser, hidden=True)
+    add_passcode_options(parser)
     args = parser.parse_args(argv)
     try:
-        return serve(args.port, not args.no_browser, not args.no_preheat, args.host, limits_from(args))
+        return serve(args.port, not args.no_browser, not args.no_preheat, args.host, limits_from(args),
+                     args.teacher_passcode, args.no_teacher_passcode)
     except GopsError as exc:
         print(f"gopskit: {exc}", file=sys.stderr)
         return 2

@@ -5,6 +5,11 @@
 * A **key** (teacher, player or seat) is a long random secret held by one
   page (its browser keeps it, so a reload resumes). The store keeps only its
   SHA-256 hash, so a copy of the database does not hand out anybody's keys.
+* The **teacher passcode** guards the teacher's page when the apps are served
+  to a network (``gopskit serve --host 0.0.0.0``): three groups of four
+  characters of the room codes' alphabet (about 59 bits: no guessing over a
+  network), typed in any case, with or without the dashes. The server hands
+  it to its kernels in the environment variable :data:`PASSCODE_ENV`.
 
 >>> code = new_room_code(seed=1)
 >>> len(code), normal_code(code.lower()) == code
@@ -12,11 +17,16 @@
 >>> key = new_key()
 >>> hash_key(key) == hash_key(key) != hash_key(new_key())
 True
+>>> passcode = new_passcode()
+>>> len(passcode), passcode.count("-"), passcode_matches(passcode.lower().replace("-", " "), passcode)
+(14, 2, True)
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
 import secrets
 
 import numpy as np
@@ -26,6 +36,14 @@ from .errors import AccessError
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 KEY_BYTES = 24
+#: The environment variable that holds the teacher passcode of a served class (read by the teacher's page).
+PASSCODE_ENV = "GOPSKIT_TEACHER_PASSCODE"
+PASSCODE_GROUPS, PASSCODE_GROUP = 3, 4
+#: A passcode the teacher chooses needs this many characters (spaces and dashes not counted) ...
+PASSCODE_MIN_LENGTH = 12
+#: ... and this many different ones (``AAAAAAAAAAAA`` or ``121212121212`` are guessed first).
+PASSCODE_MIN_DISTINCT = 6
+MAX_PASSCODE = 200
 
 
 def new_room_code(seed=None) -> str:
@@ -80,9 +98,60 @@ def hash_key(key) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
+def new_passcode() -> str:
+    """A fresh teacher passcode, like ``KQ7F-3MXA-9PRT``: random, without look-alike characters."""
+    groups = ("".join(secrets.choice(CODE_ALPHABET) for _ in range(PASSCODE_GROUP)) for _ in range(PASSCODE_GROUPS))
+    return "-".join(groups)
+
+
+def normal_passcode(text: str) -> str:
+    """A passcode as compared: upper case, without spaces and dashes.
+
+    >>> normal_passcode(" kq7f 3mxa-9prt ")
+    'KQ7F3MXA9PRT'
+    """
+    return "".join(text.split()).replace("-", "").upper()
+
+
+def passcode_problem(text) -> str | None:
+    """What makes ``text`` too weak for a teacher passcode (a sentence), or ``None`` when it will do.
+
+    >>> passcode_problem("secret") is None, passcode_problem(new_passcode()) is None
+    (False, True)
+    """
+    if not isinstance(text, str) or not text.isprintable() or len(text) > MAX_PASSCODE:
+        return f"a teacher passcode is a line of at most {MAX_PASSCODE} printable characters"
+    plain = normal_passcode(text)
+    if len(plain) < PASSCODE_MIN_LENGTH or len(set(plain)) < PASSCODE_MIN_DISTINCT:
+        return (f"a teacher passcode needs at least {PASSCODE_MIN_LENGTH} characters (spaces and dashes not counted, "
+                f"case ignored), at least {PASSCODE_MIN_DISTINCT} of them different, so that nobody on the network "
+                f"can guess it; this one has {len(plain)}, {len(set(plain))} different. Choose another one, "
+                "or leave the passcode out and gopskit serve makes one")
+    return None
+
+
+def passcode_matches(typed, passcode: str) -> bool:
+    """Whether ``typed`` is ``passcode`` (case, spaces and dashes aside), in time that does not depend on
+    how much of it is right."""
+    if not isinstance(typed, str) or len(typed) > MAX_PASSCODE:
+        return False
+    return hmac.compare_digest(_digest(typed), _digest(passcode))
+
+
+def _digest(passcode: str) -> bytes:
+    """Compared in place of the passcodes, so that their lengths take no part either."""
+    return hashlib.sha256(normal_passcode(passcode).encode("utf-8")).digest()
+
+
+def served_passcode() -> str | None:
+    """The teacher passcode the server handed to this kernel (:data:`PASSCODE_ENV`), or ``None`` without one."""
+    return os.environ.get(PASSCODE_ENV) or None
+
+
 def new_id() -> str:
     """A short random identifier for rows (not a secret)."""
     return secrets.token_hex(8)
 
 
-__all__ = ["CODE_ALPHABET", "hash_key", "new_id", "new_key", "new_room_code", "normal_code"]
+__all__ = ["CODE_ALPHABET", "PASSCODE_ENV", "hash_key", "new_id", "new_key", "new_passcode", "new_room_code",
+           "normal_code", "normal_passcode", "passcode_matches", "passcode_problem", "served_passcode"]

@@ -13,6 +13,9 @@ poll. Three parts:
   move sent to the store, never applied locally.
 * :class:`StudentApp`: name and room code, the lobby, the table, a rematch.
 * :class:`TeacherApp`: make a room, watch every table, pair, end, export.
+  When the server has a teacher passcode (``gopskit serve --host 0.0.0.0``
+  makes one), the page asks for it before it shows the room form; a page
+  that reopens its own room from the key its browser saved does not ask.
 
 :class:`BrowserBridge` (an ``anywidget``) keeps the page's key in the
 browser (``sessionStorage``, then ``localStorage``), so a reload resumes the
@@ -42,6 +45,7 @@ from ..classroom.db import default_url
 from ..classroom.errors import AccessError
 from ..classroom.live import BRIDGE_ESM, Poller
 from ..classroom.pairing import PAIRINGS
+from ..classroom.tokens import passcode_matches, served_passcode
 from ..errors import GopsError, OptionError
 from ..games import available_games, rules_class
 from ..games.wording import describe_game  # the room's game in the boards' words (UI-free: the CLI says it too)
@@ -699,13 +703,27 @@ class StudentApp(widgets.VBox):
 
 
 # ---------------------------------------------------------------- teacher ---
+WRONG_PASSCODE = ("That is not the teacher passcode: type the one gopskit serve printed in its terminal "
+                  "(case, spaces and dashes do not matter). No room was opened.")
+NEED_PASSCODE = "type the teacher passcode first: a room opens only once it is right"
+_FROM_SERVER = object()
+
+
 class TeacherApp(widgets.VBox):
-    """The teacher's page: make a room, watch it live, pair the class, end it, export it."""
+    """The teacher's page: make a room, watch it live, pair the class, end it, export it.
+
+    ``passcode``: the teacher passcode the page asks for before it shows the
+    room form; by default the server's (:func:`~gopskit.classroom.tokens.served_passcode`),
+    ``None`` for none. ``locked`` is true while it waits for it.
+    """
+
+    locked = traitlets.Bool(False)
 
     def __init__(self, url: str | None = None, store: ClassroomStore | None = None, poll: float = TEACHER_POLL,
-                 bridge: bool = True, export_folder=None):
+                 bridge: bool = True, export_folder=None, passcode=_FROM_SERVER):
         super().__init__()
         self.url, self.store, self.last_error, self.teacher_key, self.code = url, store, None, None, None
+        self._passcode = served_passcode() if passcode is _FROM_SERVER else passcode
         self.export_folder = Path(export_folder) if export_folder else None
         self.poller, self._fingerprint, self._shown_at, self._end_asked = Poller(self.tick, poll), None, 0.0, -99.0
         # games by their display titles (the boards' own), the registry names stay the values
@@ -742,15 +760,48 @@ class TeacherApp(widgets.VBox):
         self._actions = widgets.HBox([self._action(label, css, call) for label, css, call in buttons])
         self._room_box = widgets.VBox([self._code_html, self._actions, self._download, self._dashboard])
         self._room_box.layout.display = "none"
+        self._lock_box = self._passcode_form()
+        self.locked = self._passcode is not None
+        self._form.layout.display = "none" if self.locked else None
+        self._lock_box.layout.display = None if self.locked else "none"
         self.bridge = make_bridge("gopskit-classroom-teacher") if bridge else None
         if self.bridge is not None:
             self.bridge.observe(self._browser_loaded, "loaded")
         self.children = [widgets.HTML(style_html() + pages.style_block() + _title("Classroom", "the teacher's page")),
-                         self._message, self._form, self._room_box] + ([self.bridge] if self.bridge is not None else [])
+                         self._message, self._lock_box, self._form, self._room_box] + (
+                             [self.bridge] if self.bridge is not None else [])
         if self.bridge is not None:
             self.bridge.observe(lambda _c: self._show_code(), "page_url")
         self._game_changed()
         self.add_class("gopskit-classroom-app")
+
+    def _passcode_form(self) -> widgets.VBox:
+        """The passcode's box: what it is, where to find it, and the field (Enter or “Unlock” sends it)."""
+        self._passcode_input = widgets.Password(description="Passcode", placeholder="e.g. KQ7F-3MXA-9PRT",
+                                                continuous_update=False, style=_LABEL)
+        self._passcode_input.add_class("gopskit-passcode-input")
+        self._passcode_input.observe(lambda c: c["new"] and self.unlock(c["new"]), "value")
+        unlock = _button("Unlock", "gopskit-unlock", "primary", "unlock")
+        unlock.on_click(lambda _b: self.unlock(self._passcode_input.value))
+        hint = ('<div class="gopskit-hint">This server keeps its rooms for the teacher: type the teacher passcode '
+                "that <code>gopskit serve</code> printed in its terminal (students never need it).</div>")
+        box = widgets.VBox([widgets.HTML("<h2>Teacher passcode</h2>" + hint), self._passcode_input, unlock])
+        box.add_class("gopskit-form")
+        return box
+
+    @guarded
+    def unlock(self, typed) -> bool:
+        """Show the room form if ``typed`` is the teacher passcode; else say so, and nothing else."""
+        if not self.locked:
+            return True
+        right = passcode_matches(typed, self._passcode)
+        self._passcode_input.value = ""
+        if not right:
+            raise AccessError(WRONG_PASSCODE)
+        self.locked = False
+        self._lock_box.layout.display, self._form.layout.display = "none", None
+        self.show_message("Passcode accepted: choose the game and open the room.")
+        return True
 
     def _pairing_changed(self) -> None:
         """The pairing's hint, and “Seat students as they arrive” as it works: only with random tables."""
@@ -818,6 +869,8 @@ class TeacherApp(widgets.VBox):
         if self.teacher_key is not None:
             raise GopsError(f"this page already runs room {self.code}: open the teacher's page again (a new tab) "
                             "for another room")
+        if self.locked:  # a hand-made client pressing the hidden button
+            raise AccessError(NEED_PASSCODE)
         try:
             room = self._open().create_room(self._game.value, self.options(), pairing=self._pairing.value,
                                             bot=self._bot.value, timeout=self._timeout.value, auto_pair=self._auto.value)
@@ -837,7 +890,9 @@ class TeacherApp(widgets.VBox):
         self.code = overview.code
         if self.bridge is not None:
             self.bridge.to_save = json.dumps({"teacher_key": teacher_key, "store": self.url or default_url()})
-        self._form.layout.display, self._room_box.layout.display = "none", None
+        self.locked = False  # the teacher key is itself the secret
+        self._lock_box.layout.display = self._form.layout.display = "none"
+        self._room_box.layout.display = None
         self._show_code()
         self._show(overview)
         self.poller.start()
