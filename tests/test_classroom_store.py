@@ -536,3 +536,81 @@ def test_hostile_arguments_get_clear_errors_and_change_nothing(store):
                 call(junk)
     assert sorted(p["name"] for p in store.overview(room.teacher_key).players) == ["Ann", "Bob"]
     assert store.overview(room.teacher_key).tables == ()
+
+
+# ------------------------------------------------------------ open rooms ---
+def open_rooms(store) -> int:
+    return store.db.run(lambda tx: tx.one("SELECT COUNT(*) AS n FROM rooms WHERE status = 'open'")["n"], write=False)
+
+
+def test_a_store_keeps_a_bounded_number_of_open_rooms(store, clock):
+    """A page reloaded again and again opens at most MAX_OPEN_ROOMS rooms; then a clear refusal, nothing written."""
+    from gopskit.classroom import rooms
+
+    teacher_keys = [store.create_room("goofspiel", {"num_cards": 3}).teacher_key for _ in range(rooms.MAX_OPEN_ROOMS)]
+    assert rooms.MAX_OPEN_ROOMS == 200 and open_rooms(store) == 200
+    full = (r"the classroom store already has 200 open rooms, the most it keeps at once; nothing was opened\. End the "
+            r"rooms that are over \(“End room” on their teacher's page, or gopskit classroom end KEY\), then try again; "
+            r"a room nobody has used for 12 hours closes by itself")
+    with pytest.raises(RoomError, match=full):
+        store.create_room("goofspiel", {"num_cards": 3})
+    total = store.db.run(lambda tx: tx.one("SELECT COUNT(*) AS n FROM rooms")["n"], write=False)
+    assert total == 200
+    store.end_room(teacher_keys[0])  # a room that is over frees its place
+    store.create_room("goofspiel", {"num_cards": 3})
+    with pytest.raises(RoomError, match=full):
+        store.create_room("goofspiel", {"num_cards": 3})
+
+
+def test_rooms_idle_for_hours_are_closed_when_a_room_is_opened(store, clock):
+    from gopskit.classroom import rooms
+
+    idle = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+    played = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+    waited = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+    ann, bob = store.join(played.code, "Ann"), store.join(waited.code, "Bob")
+    store.pair_waiting(played.teacher_key, seed=1)  # Ann plays the bot
+    seat = store.claim_seat(ann.player_key)
+    clock.advance(rooms.IDLE_ROOM_HOURS * 3600 - 60)
+    store.heartbeat(bob.player_key)  # Bob's page is still open, a minute before the hours are up
+    view = store.seat_view(seat.seat_key)
+    store.submit(seat.seat_key, view.observation["legal_moves"][0], view.ply)  # a turn begins at the table
+    clock.advance(120)
+    fresh = store.create_room("goofspiel", {"num_cards": 3})
+    status = {keys.code: store.overview(keys.teacher_key).status for keys in (idle, played, waited, fresh)}
+    assert status == {idle.code: "ended", played.code: "open", waited.code: "open", fresh.code: "open"}
+    assert store.lobby(bob.player_key).status == "open"
+    clock.advance(rooms.IDLE_ROOM_HOURS * 3600 + 1)  # then nobody comes back
+    store.create_room("goofspiel", {"num_cards": 3})
+    assert [store.overview(k.teacher_key).status for k in (played, waited, fresh)] == ["ended"] * 3
+    assert store.seat_view(seat.seat_key).status == "ended"  # the unfinished game stopped, its moves kept
+    assert open_rooms(store) == 1
+
+
+def test_two_teachers_at_once_cannot_both_take_the_last_place(store_url, clock):
+    """Pages in other kernels (their own connections) open rooms at the same moment: one gets the last place."""
+    import threading
+
+    from gopskit.classroom import ClassroomStore, rooms
+
+    first = ClassroomStore(store_url, clock=clock)
+    for _ in range(rooms.MAX_OPEN_ROOMS - 1):
+        first.create_room("goofspiel", {"num_cards": 3})
+    pages = [ClassroomStore(store_url, clock=clock) for _ in range(6)]
+    start, outcomes = threading.Barrier(len(pages)), []
+
+    def open_one(page):
+        start.wait()
+        try:
+            outcomes.append(page.create_room("goofspiel", {"num_cards": 3}).code)
+        except RoomError as exc:
+            outcomes.append(str(exc))
+
+    threads = [threading.Thread(target=open_one, args=(page,)) for page in pages]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(len(o) == 6 for o in outcomes) == 1 and open_rooms(first) == rooms.MAX_OPEN_ROOMS, outcomes
+    for page in [first, *pages]:
+        page.close()

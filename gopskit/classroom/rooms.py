@@ -1,7 +1,9 @@
 """Rooms, students and who plays whom: every function runs inside one store transaction.
 
 A **room** is made by the teacher (:func:`create_room`) for one game and its
-options; its code goes on the board. Students :func:`join` with a name and
+options; its code goes on the board. A store keeps at most
+:data:`MAX_OPEN_ROOMS` rooms open at once; opening one first closes the rooms
+nobody has used for :data:`IDLE_ROOM_HOURS` hours (:func:`close_idle_rooms`). Students :func:`join` with a name and
 the code and wait in the lobby until they are seated at a **table**:
 
 * ``random``: waiting students are shuffled into tables (the teacher's
@@ -39,6 +41,12 @@ MAX_NAME = 24
 #: Students one room takes. Each joining page adds a row that every lobby and the teacher's page
 #: list; without a cap a script reloading the student page could add thousands.
 MAX_PLAYERS = 300
+#: Rooms one store keeps open at once: far more than the teachers of a school open in a day. Each teacher's
+#: page opens one; without a bound a script reloading that page would add rooms for ever.
+MAX_OPEN_ROOMS = 200
+#: An open room with no activity for this long (no student seen, no turn begun) is closed when a room is opened.
+IDLE_ROOM_HOURS = 12
+ROOMS_LOCK_KEY = 7_242_002  # any constant: "opening a room" (PostgreSQL advisory lock: one at a time)
 AUTO_PAIR_REST = 15.0  # seconds after a game before auto-pairing seats a student again (a rematch fits in)
 PREFERRED_BOTS = ("match-prize", "gops3-proportional", "throps-greedy", "gooseberry-middler", "dc-greedy",
                   "raj-proportional", "random")
@@ -89,6 +97,7 @@ def create_room(tx: Tx, game: str, options: dict, settings: RoomSettings, now: f
     except TypeError as exc:
         raise OptionError(f"bad options for {game}: {exc}") from None
     settings = settings.checked(rules)
+    _make_room_for_one_more(tx, now)
     rng = np.random.default_rng(code_seed)
     for _attempt in range(50):
         code = new_room_code(None if code_seed is None else int(rng.integers(2**31)))
@@ -101,6 +110,35 @@ def create_room(tx: Tx, game: str, options: dict, settings: RoomSettings, now: f
            "VALUES (?, ?, ?, ?, ?, 'open', ?)",
            (code, hash_key(teacher_key), game, dumps(rules.options()), dumps(dataclasses.asdict(settings)), now))
     return code, teacher_key
+
+
+def _make_room_for_one_more(tx: Tx, now: float) -> None:
+    """Close the idle rooms; refuse (:class:`RoomError`) when :data:`MAX_OPEN_ROOMS` are still open.
+
+    Rooms are opened one at a time (SQLite's write lock; an advisory lock on
+    PostgreSQL), so two teachers at once cannot both take the last place.
+    """
+    if tx.dialect == "postgresql":
+        tx.one("SELECT pg_advisory_xact_lock(?) AS locked", (ROOMS_LOCK_KEY,))
+    close_idle_rooms(tx, now)
+    count = int(tx.one("SELECT COUNT(*) AS n FROM rooms WHERE status = 'open'")["n"])
+    if count >= MAX_OPEN_ROOMS:
+        raise RoomError(f"the classroom store already has {count} open rooms, the most it keeps at once; nothing was "
+                        "opened. End the rooms that are over (“End room” on their teacher's page, or gopskit classroom "
+                        f"end KEY), then try again; a room nobody has used for {IDLE_ROOM_HOURS} hours closes by itself")
+
+
+def close_idle_rooms(tx: Tx, now: float, idle_seconds: float = IDLE_ROOM_HOURS * 3600) -> list[str]:
+    """End every open room with no activity for ``idle_seconds``: made before then, no student seen since, no
+    turn begun or game finished since. Returns their codes."""
+    since = now - idle_seconds
+    idle = tx.all("SELECT code FROM rooms r WHERE status = 'open' AND created_at < ? "
+                  "AND NOT EXISTS (SELECT 1 FROM players p WHERE p.room = r.code AND p.last_seen >= ?) "
+                  "AND NOT EXISTS (SELECT 1 FROM game_tables t WHERE t.room = r.code "
+                  "AND (t.ply_started >= ? OR t.finished_at >= ?)) ORDER BY code", (since, since, since, since))
+    for row in idle:
+        _close_room(tx, row["code"], now)
+    return [row["code"] for row in idle]
 
 
 def teacher_room(tx: Tx, teacher_key: str, lock: bool = False) -> dict:
@@ -128,10 +166,14 @@ def end_room(tx: Tx, teacher_key: str, now: float) -> int:
     room = teacher_room(tx, teacher_key, lock=True)
     if room["status"] != "open":
         return 0
+    return _close_room(tx, room["code"], now)
+
+
+def _close_room(tx: Tx, code: str, now: float) -> int:
     stopped = tx.run("UPDATE game_tables SET status = 'ended', finished_at = ?, version = version + 1 "
-                     "WHERE room = ? AND status = ?", (now, room["code"], PLAYING))
-    tx.run("UPDATE challenges SET status = 'cancelled' WHERE room = ? AND status = 'open'", (room["code"],))
-    tx.run("UPDATE rooms SET status = 'ended', ended_at = ?, version = version + 1 WHERE code = ?", (now, room["code"]))
+                     "WHERE room = ? AND status = ?", (now, code, PLAYING))
+    tx.run("UPDATE challenges SET status = 'cancelled' WHERE room = ? AND status = 'open'", (code,))
+    tx.run("UPDATE rooms SET status = 'ended', ended_at = ?, version = version + 1 WHERE code = ?", (now, code))
     return stopped
 
 
@@ -423,6 +465,7 @@ def auto_pair(tx: Tx, room: dict, now: float) -> list[str]:
     return pair_waiting(tx, room, now, fill_with_bots=False, rest=AUTO_PAIR_REST)
 
 
-__all__ = ["RoomSettings", "ask_rematch", "auto_pair", "claim_seat", "create_room", "create_table",
+__all__ = ["IDLE_ROOM_HOURS", "MAX_OPEN_ROOMS", "RoomSettings", "ask_rematch", "auto_pair", "claim_seat",
+           "close_idle_rooms", "create_room", "create_table",
            "current_seat", "end_room", "heartbeat", "join", "leave", "next_round", "pair_waiting",
            "player_by_key", "rematch_due", "schedule_due", "stood_in", "start_round_robin", "teacher_room", "update_settings", "waiting_players"]
