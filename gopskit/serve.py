@@ -200,7 +200,7 @@ def addresses_to_open(port: int, host: str) -> list[str]:
     ['Open http://localhost:8866 in a browser on this computer.']
     """
     lines = [f"Open http://localhost:{port} in a browser on this computer."]
-    if host not in ("localhost", "127.0.0.1", "::1"):
+    if listens_beyond(host):  # 127.0.0.2 is this computer too: no address for students
         lan = host if host not in ("0.0.0.0", "::", "") else lan_address()
         if lan:
             lines.append(f"Students open http://{lan}:{port} (same network as this computer).")
