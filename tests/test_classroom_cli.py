@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from gopskit.classroom import ClassroomStore
@@ -132,3 +134,24 @@ def test_a_key_never_starts_like_an_option(monkeypatch):
     made = itertools.chain(["-dash-first-key-0123456789abc", "_under-first-key-0123456789"], itertools.repeat("K" * 32))
     monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda _n: next(made))
     assert tokens.new_key() == "K" * 32  # the two that start like options are passed over
+
+
+def test_close_idle_ends_the_rooms_nobody_uses(tmp_path, capsys):
+    """A store filled with rooms nobody uses (a hostile page reloaded again and again) is tidied from a terminal."""
+    from gopskit.classroom.tokens import shown_code
+
+    db = str(tmp_path / "class.sqlite3")
+    yesterday = ClassroomStore(db, clock=lambda: time.time() - 3600)
+    unused = [yesterday.create_room("goofspiel", {"num_cards": 3}) for _ in range(3)]
+    ann = yesterday.join(unused[0].code, "Ann")
+    now = ClassroomStore(db)
+    now.heartbeat(ann.player_key)  # Ann's page is open: her room is in use
+    fresh = now.create_room("goofspiel", {"num_cards": 3})
+    status, out, _ = _run(capsys, "classroom", "close-idle", "--db", db, "--minutes", "30")
+    ended = sorted(shown_code(k.code) for k in unused[1:])
+    assert status == 0 and out == f"2 rooms ended: {', '.join(ended)}\n"
+    assert [now.overview(k.teacher_key).status for k in (*unused, fresh)] == ["open", "ended", "ended", "open"]
+    assert _run(capsys, "classroom", "close-idle", "--db", db)[1] == "0 rooms ended\n"  # 12 hours by default
+    status, out, err = _run(capsys, "classroom", "close-idle", "--db", db, "--minutes", "0")
+    assert status == 2 and err == ("gopskit: the minutes a room must have been unused are a whole number from 1, "
+                                   "not 0\n")

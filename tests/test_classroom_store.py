@@ -550,7 +550,8 @@ def test_a_store_keeps_a_bounded_number_of_open_rooms(store, clock):
     teacher_keys = [store.create_room("goofspiel", {"num_cards": 3}).teacher_key for _ in range(rooms.MAX_OPEN_ROOMS)]
     assert rooms.MAX_OPEN_ROOMS == 200 and open_rooms(store) == 200
     full = (r"the classroom store already has 200 open rooms, the most it keeps at once; nothing was opened\. End the "
-            r"rooms that are over \(“End room” on their teacher's page, or gopskit classroom end KEY\), then try again; "
+            r"rooms that are over \(“End room” on their teacher's page, gopskit classroom end KEY, or gopskit classroom "
+            r"close-idle --minutes 30 for every room unused for half an hour\), then try again; "
             r"a room nobody has used for 12 hours closes by itself")
     with pytest.raises(RoomError, match=full):
         store.create_room("goofspiel", {"num_cards": 3})

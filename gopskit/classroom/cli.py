@@ -6,6 +6,7 @@
 ``gopskit classroom status KEY``   students, tables and leaderboard of a room
 ``gopskit classroom pair KEY``     seat the waiting students now
 ``gopskit classroom end KEY``      end the room
+``gopskit classroom close-idle``   end every room nobody has used for a while
 ``gopskit classroom export KEY``   write the room's zip (records, bids.csv)
 ``gopskit classroom compare ZIP``  the class's bids next to the equilibrium and bots
 ``gopskit classroom simulate CODE`` simulated students join a room and play
@@ -45,6 +46,10 @@ def register(subparsers) -> None:
                                  ("pair", "seat the waiting students now (bots fill a short table)", _pair),
                                  ("end", "end the room: unfinished games stop", _end)):
         _command(sub, name, helptext, func).add_argument("key", help="the room's teacher key")
+    idle = _command(sub, "close-idle", "end every open room nobody has used for a while (no student's page open, "
+                                       "no turn begun)", _close_idle)
+    idle.add_argument("--minutes", type=int, default=None,
+                      help="how long a room must have been unused (default: 12 hours, as opening a room does)")
     export = _command(sub, "export", "write the room's export zip", _export)
     export.add_argument("key", help="the room's teacher key")
     export.add_argument("--out", default=".", help="a folder or a .zip path (default: here)")
@@ -177,6 +182,14 @@ def _pair(args) -> int:
 
 def _end(args) -> int:
     print(f"room ended; {counted(_store(args).end_room(args.key), 'unfinished game')} stopped")
+    return 0
+
+
+def _close_idle(args) -> int:
+    from .tokens import shown_code
+
+    codes = _store(args).close_idle_rooms(args.minutes)
+    print(f"{counted(len(codes), 'room')} ended" + (": " + ", ".join(map(shown_code, codes)) if codes else ""))
     return 0
 
 

@@ -124,8 +124,9 @@ def _make_room_for_one_more(tx: Tx, now: float) -> None:
     count = int(tx.one("SELECT COUNT(*) AS n FROM rooms WHERE status = 'open'")["n"])
     if count >= MAX_OPEN_ROOMS:
         raise RoomError(f"the classroom store already has {count} open rooms, the most it keeps at once; nothing was "
-                        "opened. End the rooms that are over (“End room” on their teacher's page, or gopskit classroom "
-                        f"end KEY), then try again; a room nobody has used for {IDLE_ROOM_HOURS} hours closes by itself")
+                        "opened. End the rooms that are over (“End room” on their teacher's page, gopskit classroom "
+                        "end KEY, or gopskit classroom close-idle --minutes 30 for every room unused for half an hour), "
+                        f"then try again; a room nobody has used for {IDLE_ROOM_HOURS} hours closes by itself")
 
 
 def close_idle_rooms(tx: Tx, now: float, idle_seconds: float = IDLE_ROOM_HOURS * 3600) -> list[str]:

@@ -158,6 +158,14 @@ class ClassroomStore:
             return {"stand_ins": stood_in, **_schedule(tx, room, now)}
         return self._write(work)
 
+    def close_idle_rooms(self, minutes: int | None = None) -> list[str]:
+        """End every open room nobody has used for ``minutes`` (default: :data:`~.rooms.IDLE_ROOM_HOURS`);
+        returns their codes. Opening a room does it with the default by itself."""
+        if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 1):
+            raise RoomError(f"the minutes a room must have been unused are a whole number from 1, not {show(minutes)}")
+        idle = rooms.IDLE_ROOM_HOURS * 3600 if minutes is None else minutes * 60
+        return self._write(lambda tx, now: rooms.close_idle_rooms(tx, now, idle))
+
     def export(self, teacher_key: str) -> export.RoomExport:
         """Everything about the room: every game record, the seats, every move (see :mod:`.export`)."""
         return self._read(lambda tx, now: export.export_room(tx, teacher_key))
