@@ -22,7 +22,7 @@ from gopskit.classroom.errors import AccessError
 from gopskit.classroom.tokens import (CODE_ALPHABET, PASSCODE_ENV, new_passcode, normal_passcode, passcode_matches,
                                       passcode_problem, served_passcode)
 from gopskit.errors import GopsError
-from gopskit.widgets.classroom import NEED_PASSCODE, WRONG_PASSCODE, TeacherApp
+from gopskit.widgets.classroom import NEED_PASSCODE, PASSCODE_TRIES, TOO_MANY_TRIES, WRONG_PASSCODE, TeacherApp
 
 PASSCODE = re.compile(rf"[{CODE_ALPHABET}]{{4}}-[{CODE_ALPHABET}]{{4}}-[{CODE_ALPHABET}]{{4}}")
 
@@ -162,6 +162,21 @@ def test_the_page_asks_for_the_passcode_before_the_room_form(tmp_path, monkeypat
     assert app._passcode_input.value == "" and "Passcode accepted" in app._message.value
     app.create()
     assert app.code is not None and app._room_box.layout.display is None
+
+
+def test_a_page_takes_a_few_wrong_passcodes_then_only_a_reload_gives_more(tmp_path):
+    """A script sending passcode after passcode through one page gets five tries, then none, even the right one."""
+    app = TeacherApp(str(tmp_path / "c.sqlite3"), bridge=False, passcode="KQ7F-3MXA-9PRT")
+    for _ in range(PASSCODE_TRIES - 1):
+        app.unlock("AAAA-AAAA-AAAA")
+        assert WRONG_PASSCODE in app._message.value
+    app.unlock("AAAA-AAAA-AAAA")
+    assert PASSCODE_TRIES == 5 and TOO_MANY_TRIES in app._message.value and app._passcode_input.disabled
+    app.unlock("KQ7F-3MXA-9PRT")
+    assert app.locked and TOO_MANY_TRIES in app._message.value and app._form.layout.display == "none"
+    reloaded = TeacherApp(str(tmp_path / "c.sqlite3"), bridge=False, passcode="KQ7F-3MXA-9PRT")
+    reloaded.unlock("KQ7F-3MXA-9PRT")
+    assert not reloaded.locked
 
 
 def test_a_reloaded_page_reopens_its_room_without_the_passcode(tmp_path, monkeypatch):

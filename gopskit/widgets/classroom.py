@@ -706,6 +706,10 @@ class StudentApp(widgets.VBox):
 WRONG_PASSCODE = ("That is not the teacher passcode: type the one gopskit serve printed in its terminal "
                   "(case, spaces and dashes do not matter). No room was opened.")
 NEED_PASSCODE = "type the teacher passcode first: a room opens only once it is right"
+#: Wrong passcodes one page takes; then only a reload (paced by the server per address) gives more tries.
+PASSCODE_TRIES = 5
+TOO_MANY_TRIES = (f"{PASSCODE_TRIES} wrong passcodes on this page: reload the page to try again, with the passcode "
+                  "gopskit serve printed in its terminal.")
 _FROM_SERVER = object()
 
 
@@ -714,7 +718,8 @@ class TeacherApp(widgets.VBox):
 
     ``passcode``: the teacher passcode the page asks for before it shows the
     room form; by default the server's (:func:`~gopskit.classroom.tokens.served_passcode`),
-    ``None`` for none. ``locked`` is true while it waits for it.
+    ``None`` for none. ``locked`` is true while it waits for it. After
+    :data:`PASSCODE_TRIES` wrong ones the page takes no more (a reload does).
     """
 
     locked = traitlets.Bool(False)
@@ -724,6 +729,7 @@ class TeacherApp(widgets.VBox):
         super().__init__()
         self.url, self.store, self.last_error, self.teacher_key, self.code = url, store, None, None, None
         self._passcode = served_passcode() if passcode is _FROM_SERVER else passcode
+        self._wrong_tries = 0
         self.export_folder = Path(export_folder) if export_folder else None
         self.poller, self._fingerprint, self._shown_at, self._end_asked = Poller(self.tick, poll), None, 0.0, -99.0
         # games by their display titles (the boards' own), the registry names stay the values
@@ -794,9 +800,15 @@ class TeacherApp(widgets.VBox):
         """Show the room form if ``typed`` is the teacher passcode; else say so, and nothing else."""
         if not self.locked:
             return True
+        if self._wrong_tries >= PASSCODE_TRIES:  # a script trying passcode after passcode
+            raise AccessError(TOO_MANY_TRIES)
         right = passcode_matches(typed, self._passcode)
         self._passcode_input.value = ""
         if not right:
+            self._wrong_tries += 1
+            if self._wrong_tries >= PASSCODE_TRIES:
+                self._passcode_input.disabled = True
+                raise AccessError(TOO_MANY_TRIES)
             raise AccessError(WRONG_PASSCODE)
         self.locked = False
         self._lock_box.layout.display, self._form.layout.display = "none", None
