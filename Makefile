@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 .PHONY: serve test setup setup-dev browser postgres bwrap clean
 
 serve: $(VENV)/.installed
-	@echo "gopskit: starting the apps' server (HOST=0.0.0.0 serves the classroom network)."
+	@echo "gopskit: starting the apps' server (HOST=0.0.0.0 serves the classroom network and prints a teacher passcode)."
 	@$(BIN)/gopskit serve --port $(PORT) --host $(HOST)
 
 test: $(VENV)/.installed-dev browser postgres bwrap
