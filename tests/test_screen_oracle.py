@@ -473,6 +473,14 @@ class Oracle:
                 theirs = f"{tricks[right]} trick{'s' * (tricks[right] != 1)} of Player {right + 1}"
                 said = f"points: {own} + 2 × {theirs} = {hand.points()[p]}"  # not "Player 3's 2": 2 what?
                 assert said in seat.text(), f"{self.names[p]}'s points are not explained: {seat.text()!r} (expected {said!r})"
+        if self.game == "gooseberry-fool" and not hand_of(state).is_terminal():
+            obs = hand_of(state).observation(0)  # the trick on the table: each card says who played it, the lead first
+            area = table.first("gopskit-prize-area")
+            notes = [n.text() for n in area.find("gopskit-note")]
+            assert notes == [f"Player {s + 1}" + (" led" if k == 0 else "") for k, (s, _c) in enumerate(obs.table)], \
+                f"the trick's cards are captioned {notes}, but the engine's trick is {obs.table}"
+            if not obs.table:
+                assert f"A new trick: Player {obs.leader + 1} leads." in area.text(), area.text()
         if self.game == "gooseberry-fool" and hand_of(state).is_terminal():
             points = hand_of(state).points()
             for p, seat in enumerate(table.find("gopskit-seat")):
@@ -885,6 +893,15 @@ def test_oracle_catches_a_gooseberry_score_that_is_not_explained(monkeypatch):
 def test_oracle_catches_a_finished_deal_still_inviting_a_trick(monkeypatch):
     """Gooseberry Fool's old end screen said 'A new trick: the leader plays any card.'"""
     monkeypatch.setattr(GooseberryFoolView, "centre", lambda self, state, obs: ([], "A new trick: the leader plays any card."))
+    assert _caught("gooseberry-fool", seeds=range(1))
+
+
+def test_oracle_catches_a_trick_whose_cards_do_not_say_who_played_them(monkeypatch):
+    """Gooseberry Fool's trick showed its cards without their players, and a new trick without its leader."""
+    def old(self, state, obs):
+        cards = [self.card(state, c) for _seat, c in obs.table]
+        return cards, "Follow suit if you can." if obs.table else "A new trick: the leader plays any card."
+    monkeypatch.setattr(GooseberryFoolView, "centre", old)
     assert _caught("gooseberry-fool", seeds=range(1))
 
 
