@@ -320,6 +320,12 @@ class GameBoard(widgets.VBox):
         self.last_click_ms = ms
         self._timing.value = f'<span data-click-ms="{ms:.2f}"></span>'
 
+    def _show_options(self) -> None:
+        """Open or fold the options panel, as its button says."""
+        shown = self._options_button.value
+        self._panel.layout.display = None if shown else "none"
+        self._options_button.icon = "caret-down" if shown else "caret-right"
+
     # -- names -------------------------------------------------------------
     def names(self) -> list[str]:
         """The players' names in explanations: ``Player 1``, ``Player 2``, ..."""
@@ -348,8 +354,14 @@ class GameBoard(widgets.VBox):
         self._new = widgets.Button(description="New game", icon="refresh", tooltip="Start a new game with these options")
         self._new.add_class("gopskit-new-game")
         self._new.on_click(lambda _b: self.reset())
-        options = widgets.Accordion([self._panel], titles=("Options and seats",), selected_index=None)
+        # a toggle button, not an accordion: the accordion's title cannot be reached with Tab
+        self._options_button = widgets.ToggleButton(value=False, description="Options and seats", icon="caret-right",
+                                                    tooltip="Show or hide the rules options and the seats")
+        self._options_button.add_class("gopskit-options-toggle")
+        self._options_button.observe(lambda _c: self._show_options(), "value")
+        options = widgets.VBox([self._options_button, self._panel])
         options.add_class("gopskit-options-box")
+        self._show_options()
         self._status = widgets.HTML()
         self._status.add_class("gopskit-status")
         self._table, self._last, self._history, self._summary = (widgets.HTML() for _ in range(4))
