@@ -208,7 +208,7 @@ def must_name(game: str, event) -> list[str]:
 
 
 INVITES = re.compile(r"plays any card|[Ff]ollow \w+ if you can|bid for|choose", re.I)
-BAD_COUNT = re.compile(r"(?<![\d.])(?<!Player )(?:1 (?:cards|points|stock cards|prize cards|prizes|tricks|hands|deals)(?! (?:taken|won):)|0 cards still)\b")
+BAD_COUNT = re.compile(r"(?<![\d.])(?<!Player )(?:1 (?:cards|points|stock cards|prize cards|prizes|tricks|hands|deals)(?! (?:taken|won):)|0 cards still|0 (?:more prize cards|stock cards below|prizes to come))\b")  # "the last ..." instead
 LOWER_NAME = re.compile(r"\bplayer \d")  # a name is written 'Player 2' everywhere, as on its panel
 BAD_ARTICLES = re.compile(r"\b(?:a (?:8|11|18|A|Ace)\b|an (?:[2-79]|10|J|Q|K)\b)")
 CARD_TOKEN = r"(?<![\w+\-↑↓♠♥♦♣]){}(?![\w↑↓♠♥♦♣])"
@@ -449,10 +449,13 @@ class Oracle:
             hand = hand_of(state)
             area = table.first("gopskit-prize-area").text()
             after = re.search(r"(\d+) more prize cards? after this one", area)
+            left = hand.rules.num_cards - len(hand.events) - 1
             if hand.is_terminal():
                 assert after is None and "all prizes played" in area, area
+            elif left == 0:  # not "0 more prize cards after this one"
+                assert after is None and "the last prize card" in area, area
             else:
-                assert after and int(after.group(1)) == hand.rules.num_cards - len(hand.events) - 1, area
+                assert after and int(after.group(1)) == left, area
             assert "worth 0 +" not in area, area
         if self.game == "gops-for-three":
             hand = hand_of(state)
