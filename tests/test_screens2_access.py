@@ -212,3 +212,36 @@ def _small_screen_problems(page, turn: int) -> list[str]:
     problems += [f"turn {turn}: the score of {h['name']!r} fell under its name"
                  for h in page.evaluate(SEAT_HEADS_JS) if not h["beside"]]
     return problems
+
+
+TABLE_FIT_JS = """
+() => { const t = document.querySelector('.gopskit-tournament-table'), box = document.querySelector('.gopskit-results');
+        return {table: Math.round(t.getBoundingClientRect().width), box: box.clientWidth, scroll: box.scrollWidth,
+                last: t.rows[0].cells[t.rows[0].cells.length - 1].innerText.trim()}; }
+"""
+
+
+def test_the_tournament_reads_on_a_small_projector(server, browser):
+    """At 1024 px the ranking was 1092 px wide in a 984 px box: 'how it plays' was off to the right, in a box
+    that scrolls; and the chart tabs' names were 54 % black on grey (4.4:1)."""
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    try:
+        open_app(page, server, "tournament.ipynb")
+        page.wait_for_load_state("networkidle")
+        games = page.locator(".widget-inline-hbox").filter(has=page.locator('label:text-is("Games")')).locator("input")
+        games.fill("1")
+        page.locator("button.gopskit-run").click()
+        page.wait_for_function("() => document.querySelector('.gopskit-tournament-table') && "
+                               "!document.querySelector('button.gopskit-run').disabled", timeout=240_000)
+        page.locator(".lm-TabBar-tab").first.wait_for(timeout=60_000)
+        for width, height, scale in ((1024, 768, 1), (1366, 768, 1), (853, 533, 1.5)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(300)
+            fit = page.evaluate(TABLE_FIT_JS)
+            assert fit["last"] == "how it plays"
+            assert fit["table"] <= fit["box"] and fit["scroll"] <= fit["box"] + 1, (width, fit)
+            small = {(t["text"], t["size"]) for t in page.evaluate(TEXTS_JS)["texts"] if t["size"] < 14}
+            assert not small, (width, sorted(small))
+        assert page.evaluate(CONTRAST_JS) == []
+    finally:
+        page.close()
