@@ -54,7 +54,7 @@ CONTRAST_JS = """
     for (let e = el; e; e = e.parentElement) {
       const style = getComputedStyle(e);
       if (style.backgroundImage.includes('gradient')) {  // a striped background: each of its colours in turn
-        return style.backgroundImage.match(/rgba?\([^)]+\)/g).map(parse).map(c => c.slice(0, 3)); }
+        return style.backgroundImage.match(/rgba?\\([^)]+\\)/g).map(parse).map(c => c.slice(0, 3)); }
       const c = parse(style.backgroundColor);
       if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
     let out = [255, 255, 255]; for (const c of layers.reverse()) out = out.map((v, i) => v * (1 - c[3]) + c[i] * c[3]);
