@@ -49,3 +49,13 @@ def test_the_last_card_of_a_pile_is_called_the_last(game, caption):
         board._slot_clicked(next(i for i, c in enumerate(board._hand_cards) if c.legal))
         board.confirm()
     assert board.last_error is None
+
+
+def test_one_apostrophe_on_the_whole_board():
+    """The hand row's title said 'Player 1’s hand' (a curly apostrophe) above 'Player 3's K♠ is the middle card'
+    (the engine's straight one)."""
+    board = make_board("gooseberry-fool", seed=2)
+    for _ in range(3):
+        board._slot_clicked(next(i for i, c in enumerate(board._hand_cards) if c.legal))
+    shown = board._hand_label.value + board._last.value + board.status
+    assert "'s " in shown and "’" not in shown, shown

@@ -260,7 +260,7 @@ class GameBoard(widgets.VBox):
         if self._hand_cards and not any(c.is_card for c in self._hand_cards):
             title = self.view.choice_title(self.state, self._active, self.names())
             return f'<div class="gopskit-label">{escape(title)}</div>'
-        return f'<div class="gopskit-label">{escape(self.names()[self._active])}’s hand</div>'
+        return f"<div class=\"gopskit-label\">{escape(self.names()[self._active])}'s hand</div>"
 
     def _new_slot(self, key):
         face = widgets.HTML()
