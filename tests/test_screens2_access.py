@@ -102,19 +102,36 @@ SEAT_HEADS_JS = """
 """
 
 
-def _tab_to(page, wanted, limit: int = 40):
-    """Press Tab until ``wanted(focus)`` holds; every stop on the way must show a focus ring. The focus found."""
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        focus = page.evaluate(FOCUS_JS)
-        if focus is None:
-            continue
+def _tab(page):
+    """Press Tab; the control that has the focus then (``None``: the page itself), which must show a clear ring."""
+    page.keyboard.press("Tab")
+    focus = page.evaluate(FOCUS_JS)
+    if focus is not None:
         assert focus["style"] != "none" and focus["width"] >= 2, f"no clear focus ring on {focus}"
         ring = page.evaluate_handle("() => document.activeElement").evaluate(RING_CONTRAST_JS)
         assert ring >= 3, f"the focus ring of {focus['title']!r} stands out only {ring:.2f}:1 from its background"
-        if wanted(focus):
+    return focus
+
+
+def _tab_to(page, wanted, limit: int = 40):
+    """Press Tab until ``wanted(focus)`` holds; every stop on the way must show a focus ring. The focus found."""
+    for _ in range(limit):
+        focus = _tab(page)
+        if focus is not None and wanted(focus):
             return focus
     raise AssertionError("Tab never reached the control wanted")
+
+
+@pytest.mark.parametrize("notebook", ["matrix_explorer.ipynb", "learning_explorer.ipynb", "strategy_explorer.ipynb",
+                                      "tournament.ipynb"])
+def test_every_control_of_the_explorers_and_the_tournament_shows_where_the_focus_is(server, page, notebook):
+    """Drop-downs, the bots' list, sliders and their number boxes had no ring at all (the widgets'
+    'outline: none !important'), so Tab seemed to do nothing."""
+    open_app(page, server, notebook)
+    page.wait_for_load_state("networkidle")
+    stops = [_tab(page) for _ in range(14)]
+    tags = {f["tag"] for f in stops if f}
+    assert {"SELECT", "BUTTON"} <= tags, tags  # the rings above were checked on drop-downs, buttons, sliders
 
 
 def test_a_whole_game_with_tab_space_and_enter_only(server, page):
