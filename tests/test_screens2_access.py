@@ -262,3 +262,14 @@ def test_the_tournament_reads_on_a_small_projector(server, browser):
         assert page.evaluate(CONTRAST_JS) == []
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("notebook", ["matrix_explorer.ipynb", "learning_explorer.ipynb"])
+def test_the_animation_buttons_say_what_they_do(server, page, notebook):
+    """The play, stop and repeat buttons were icons without a name: a screen reader said 'button' three times."""
+    open_app(page, server, notebook)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function("() => document.querySelector('.widget-play button[aria-label]')", timeout=10_000)
+    names = page.evaluate("() => Array.from(document.querySelectorAll('.widget-play button'))"
+                          ".filter(b => b.getClientRects().length).map(b => [b.getAttribute('aria-label'), b.title])")
+    assert names == [["Play", "Play"], ["Stop", "Stop"], ["Repeat (on or off)", "Repeat (on or off)"]], names
