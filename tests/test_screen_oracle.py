@@ -208,7 +208,7 @@ def must_name(game: str, event) -> list[str]:
 
 
 INVITES = re.compile(r"plays any card|[Ff]ollow \w+ if you can|bid for|choose", re.I)
-BAD_COUNT = re.compile(r"(?<![\d.])(?<!Player )(?:1 (?:cards|points|stock cards|prize cards|prizes|tricks|hands|deals)(?! (?:taken|won):)|0 cards still)\b")
+BAD_COUNT = re.compile(r"(?<![\d.])(?<!Player )(?:1 (?:cards|points|stock cards|prize cards|prizes|tricks|hands|deals)(?! (?:taken|won):)|0 cards still|0 (?:more prize cards|stock cards below|prizes to come))\b")  # "the last ..." instead
 LOWER_NAME = re.compile(r"\bplayer \d")  # a name is written 'Player 2' everywhere, as on its panel
 BAD_ARTICLES = re.compile(r"\b(?:a (?:8|11|18|A|Ace)\b|an (?:[2-79]|10|J|Q|K)\b)")
 CARD_TOKEN = r"(?<![\w+\-↑↓♠♥♦♣]){}(?![\w↑↓♠♥♦♣])"
@@ -449,10 +449,13 @@ class Oracle:
             hand = hand_of(state)
             area = table.first("gopskit-prize-area").text()
             after = re.search(r"(\d+) more prize cards? after this one", area)
+            left = hand.rules.num_cards - len(hand.events) - 1
             if hand.is_terminal():
                 assert after is None and "all prizes played" in area, area
+            elif left == 0:  # not "0 more prize cards after this one"
+                assert after is None and "the last prize card" in area, area
             else:
-                assert after and int(after.group(1)) == hand.rules.num_cards - len(hand.events) - 1, area
+                assert after and int(after.group(1)) == left, area
             assert "worth 0 +" not in area, area
         if self.game == "gops-for-three":
             hand = hand_of(state)
@@ -473,6 +476,14 @@ class Oracle:
                 theirs = f"{tricks[right]} trick{'s' * (tricks[right] != 1)} of Player {right + 1}"
                 said = f"points: {own} + 2 × {theirs} = {hand.points()[p]}"  # not "Player 3's 2": 2 what?
                 assert said in seat.text(), f"{self.names[p]}'s points are not explained: {seat.text()!r} (expected {said!r})"
+        if self.game == "gooseberry-fool" and not hand_of(state).is_terminal():
+            obs = hand_of(state).observation(0)  # the trick on the table: each card says who played it, the lead first
+            area = table.first("gopskit-prize-area")
+            notes = [n.text() for n in area.find("gopskit-note")]
+            assert notes == [f"Player {s + 1}" + (" led" if k == 0 else "") for k, (s, _c) in enumerate(obs.table)], \
+                f"the trick's cards are captioned {notes}, but the engine's trick is {obs.table}"
+            if not obs.table:
+                assert f"A new trick: Player {obs.leader + 1} leads." in area.text(), area.text()
         if self.game == "gooseberry-fool" and hand_of(state).is_terminal():
             points = hand_of(state).points()
             for p, seat in enumerate(table.find("gopskit-seat")):
@@ -885,6 +896,15 @@ def test_oracle_catches_a_gooseberry_score_that_is_not_explained(monkeypatch):
 def test_oracle_catches_a_finished_deal_still_inviting_a_trick(monkeypatch):
     """Gooseberry Fool's old end screen said 'A new trick: the leader plays any card.'"""
     monkeypatch.setattr(GooseberryFoolView, "centre", lambda self, state, obs: ([], "A new trick: the leader plays any card."))
+    assert _caught("gooseberry-fool", seeds=range(1))
+
+
+def test_oracle_catches_a_trick_whose_cards_do_not_say_who_played_them(monkeypatch):
+    """Gooseberry Fool's trick showed its cards without their players, and a new trick without its leader."""
+    def old(self, state, obs):
+        cards = [self.card(state, c) for _seat, c in obs.table]
+        return cards, "Follow suit if you can." if obs.table else "A new trick: the leader plays any card."
+    monkeypatch.setattr(GooseberryFoolView, "centre", old)
     assert _caught("gooseberry-fool", seeds=range(1))
 
 

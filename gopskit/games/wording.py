@@ -55,7 +55,7 @@ def _goofspiel(rules) -> str:
         parts.append("anyone may win a rebid")
     order = rules.prize_order
     if isinstance(order, str):
-        parts.append("prizes shuffled" if order == "shuffled" else f"prizes in {order} order")
+        parts.append(_prize_order(order))
     else:
         parts.append("prizes in a set order: " + " ".join(card_name(c) for c in order))
     for flag, words in (("ace_high", "Ace high"), ("blind", "blind prizes"), ("hidden_bids", "hidden bids"),
@@ -65,6 +65,11 @@ def _goofspiel(rules) -> str:
     if rules.target:
         parts.append(f"match to {rules.target}")
     return "; ".join(parts)
+
+
+def _prize_order(order: str) -> str:
+    """How the prizes come, the same words for every game: ``prizes shuffled``, ``prizes in ascending order``."""
+    return "prizes shuffled" if order == "shuffled" else f"prizes in {order} order"
 
 
 def _gops_for_three(rules) -> str:
@@ -79,7 +84,7 @@ def _gops_for_three(rules) -> str:
 
 
 def _throps(rules) -> str:
-    suit = "its most valuable suit" if rules.scoring_suit == "best" else "its longest suit"
+    suit = "their most valuable suit" if rules.scoring_suit == "best" else "their longest suit"
     length = "one deal" if rules.target is None else f"play to {rules.target} (at most {counted(rules.max_deals, 'deal')})"
     return f"each player scores {suit} plus, the rest minus; ties go by suit; {length}"
 
@@ -103,11 +108,12 @@ def _divide_and_conquer(rules) -> str:
 
 
 def _raj(rules) -> str:
-    order = rules.prize_order if isinstance(rules.prize_order, str) else "a set order"
+    order = _prize_order(rules.prize_order) if isinstance(rules.prize_order, str) else "prizes in a set order"
     carry = {"newest": "the sign of the newest prize", "total": "the sign of their total"}.get(rules.carry_decides,
                                                                                              rules.carry_decides)
-    return (f"{rules.num_players} players; bids 1 to 15; prizes {order}; the highest unmatched bid takes a plus "
-            f"prize, the lowest a minus one; carried prizes go by {carry}")
+    rounds = f"; {counted(rules.rounds, 'game')} added up" if rules.rounds > 1 else ""
+    return (f"{rules.num_players} players; bids 1 to 15; {order}; the highest unmatched bid takes a plus "
+            f"prize, the lowest a minus one; carried prizes go by {carry}{rounds}")
 
 
 _LINES = {"goofspiel": _goofspiel, "gops-for-three": _gops_for_three, "throps": _throps,

@@ -80,7 +80,9 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
         gains = np.array([clean(g) for g in M @ mix])  # no bars of rounding noise
         best = gains >= gains.max() - 1e-9
         names = [str(x) for x in own_labels]
-        ax.bar(names, gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best], edgecolor="#333")
+        bars = ax.bar(names, gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best], edgecolor="#333")
+        for bar, b in zip(bars, best):  # not by colour alone: the others are hatched too
+            bar.set_hatch("" if b else "//")
         for k, (g, text) in enumerate(zip(gains, numbers_together(gains))):
             ax.annotate(text, (k, g), xytext=(0, 3 if g >= 0 else -3), textcoords="offset points",
                         ha="center", va="bottom" if g >= 0 else "top")
@@ -89,11 +91,27 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
         ax.axhline(0, color="#333", lw=0.8)
         if len(names) > 3 or max(len(n) for n in names) > 8:
             ax.tick_params(axis="x", labelrotation=30)
-        ax.set_xlabel("payoff against the other's\nequilibrium mix (best in blue)")
+        ax.set_xlabel("payoff against the other's\nequilibrium mix (best: solid blue)")
     ax.set_title(f"{who}:\npayoff of each strategy")
     if M.shape[1] == 2:
         ax.legend(loc="best")
     ax.grid(alpha=0.3)
+
+
+def _luminance(rgb) -> float:
+    """WCAG relative luminance of an RGB colour with channels from 0 to 1."""
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def ink_on(colour) -> str:
+    """White or black, whichever stands out more from ``colour`` (an RGB or RGBA tuple from 0 to 1).
+
+    >>> ink_on((0.0, 0.13, 0.3)), ink_on((0.99, 0.9, 0.22))
+    ('white', 'black')
+    """
+    light = _luminance(colour)
+    return "white" if (1.05 / (light + 0.05)) > ((light + 0.05) / 0.05) else "black"
 
 
 @_readable
@@ -110,8 +128,8 @@ def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optima
     ax.set_ylabel("your bid")
     ax.set_title(title)
     for (i, j), p in np.ndenumerate(P):
-        if p >= 0.005:
-            ax.text(j, i, fixed(p), ha="center", va="center", color="white" if p < 0.6 else "black")  # a grid: 0.20 beside 0.19
+        if p >= 0.005:  # a grid: 0.20 beside 0.19
+            ax.text(j, i, fixed(p), ha="center", va="center", color=ink_on(image.cmap(image.norm(p))))
     fig.colorbar(image, ax=ax, label="probability")
     return fig
 

@@ -35,10 +35,10 @@ APPS = (
     App("throps.ipynb", "Throps", "Four hands, one a dummy stock: collect one suit.", (("10", "C"), ("J", "H"), ("4", "S"))),
     App("gooseberry_fool.ipynb", "Gooseberry Fool", "A three-player trick game where the odd card out wins.", (("9", "H"), ("9", "S"), ("8", "D"))),
     App("divide_and_conquer.ipynb", "Divide and Conquer", "Open hands: a low card beats a high one it divides.", (("2", "S"), ("Q", "H"), ("5", "C"))),
-    App("raj.ipynb", "Raj", "Hol's der Geier: bid 1-15 for plus and minus prizes.", (("+10", ""), ("15", ""), ("-5", ""))),
+    App("raj.ipynb", "Raj", "Hol's der Geier: bid 1 to 15 for plus and minus prizes.", (("+10", ""), ("15", ""), ("-5", ""))),
     App("matrix_explorer.ipynb", "Payoff-matrix explorer", "Watch dominated strategies fall away; find the equilibrium.", "matrix"),
     App("strategy_explorer.ipynb", "Goofspiel strategy explorer", "The optimal bid for any position of a solved deck, as a heat map.", "heatmap"),
-    App("learning_explorer.ipynb", "Learning explorer", "Fictitious play, regret matching and CFR converging, step by step.", "curve"),
+    App("learning_explorer.ipynb", "Learning explorer", "Fictitious play, regret matching and CFR+ converging, step by step.", "curve"),
     App("tournament.ipynb", "Tournament runner", "Students' strategies and the bots, every one against every other: tables and charts.", "bars"),
     App("classroom.ipynb", "Classroom: join a game",
         "Play your classmates on your own laptop: your name and the room code.", (("A", "S"), ("A", "H"), ("7", "D"))),
@@ -104,8 +104,8 @@ def landing_page_html(apps=APPS) -> str:
         f"<style>{stylesheet()} .gopskit-thumb {{ display: flex; gap: 6px; justify-content: center; height: 110px; "
         "align-items: center; }</style>"
         '<div class="gopskit-board gopskit-landing"><h1>gopskit: game theory with cards</h1>'
-        "<p>Pick an app. Every board opens with you in seat 1 against a bot; "
-        "the options panel changes the rules and the seats.</p>"
+        "<p>Pick an app. Every board opens with you as Player 1 against the game's bots; "
+        "its <i>Options and seats</i> button changes the rules and who plays.</p>"
         f'<div class="gopskit-app-grid">{cards}</div></div>'
     )
 

@@ -30,7 +30,7 @@ import traitlets
 
 from ..arena.match import seat_agents, start_game
 from ..errors import GopsError, OptionError
-from ..games.base import Rules
+from ..games.base import MatchState, Rules
 from ..viz.svg import points_chart_svg
 from ._guard import guarded
 from .assets import style_html
@@ -60,7 +60,11 @@ class GameBoard(widgets.VBox):
         self.agents: list = []
         self._active: int | None = None
         self._shown = False
-        self._slots: list[tuple[widgets.Box, widgets.HTML, widgets.Button]] = []
+        # one slot (picture and button) per card of the hand row, kept by the card it shows: a click is always
+        # for that card, never for whatever card a position of the row holds by the time the click arrives
+        self._slots: list[tuple[widgets.Box, widgets.HTML, widgets.Button]] = []  # the row's slots, in hand order
+        self._slot_by_key: dict = {}
+        self._games = 0  # games started on this board: part of every slot's key
         self._timing = widgets.HTML()  # the last click's server-side time, for the benchmark
         self._timing.add_class("gopskit-timing")
         self._hand_cards: list = []
@@ -86,6 +90,7 @@ class GameBoard(widgets.VBox):
         # nobody's hand is up in a new game: with two people or more the first must press "Show my hand"
         self._active, self._shown = None, False
         self._bot_moves: dict = {}
+        self._games += 1
         self._summary.value = ""
         self._title.value = self._title_html()
         self._advance()
@@ -97,7 +102,8 @@ class GameBoard(widgets.VBox):
         if not self._shown:
             raise GopsError(f"{self.names()[seat]}: press “Show my hand” first, while the others look away")
         if move not in self.state.legal_moves(seat):
-            raise GopsError(f"{move!r} cannot be played now; playable: {', '.join(map(str, self.state.legal_moves(seat)))}")
+            playable = ", ".join(c.label() for c in self._hand_cards if c.legal)
+            raise GopsError(f"{self._label(move)} cannot be played now; playable: {playable}")
         if self.view.confirm:
             self.selected = move
             self._render()
@@ -204,18 +210,22 @@ class GameBoard(widgets.VBox):
     def _label(self, move) -> str:
         return next((c.label() for c in self._hand_cards if c.move == move), str(move))
 
+    def _slot_key(self, card) -> tuple:
+        """What a slot stands for: this game, this deal, the seat whose hand it is and the card's move."""
+        deal = len(self.state.hands) if isinstance(self.state, MatchState) else 1
+        move = card.move if isinstance(card.move, (int, str, tuple)) else repr(card.move)
+        return self._games, deal, self._active, move
+
     def _render_hand(self) -> None:
         seat = self._active
         cards = self.view.hand(self.state, seat) if seat is not None else []
         self._hand_cards = cards
-        while len(self._slots) < len(cards):
-            self._slots.append(self._new_slot(len(self._slots)))
-        for i, (box, face, button) in enumerate(self._slots):
-            if i >= len(cards):
-                box.layout.display = "none"
-                continue
-            card = cards[i]
-            box.layout.display = None
+        keys = [self._slot_key(card) for card in cards]
+        for key in keys:
+            if key not in self._slot_by_key:
+                self._slot_by_key[key] = self._new_slot(key)
+        self._slots = [self._slot_by_key[key] for key in keys]
+        for card, (box, face, button) in zip(cards, self._slots):
             chosen = card.move == self.selected
             face.value = self._face_html(card, chosen)
             button.disabled = not (self._shown and card.legal)
@@ -229,6 +239,9 @@ class GameBoard(widgets.VBox):
                 button.add_class(f"gopskit-key-{card.key}")
         self._hand_label.value = self._hand_title()
         self._slots_box.children = [s[0] for s in self._slots]
+        for key in set(self._slot_by_key) - set(keys):  # cards that left the hand: a late click on one goes nowhere
+            for part in self._slot_by_key.pop(key):
+                part.close()
         self._confirm.layout.display = None if self.view.confirm and seat is not None else "none"
         self._confirm.disabled = self.selected is None
         self._ready.layout.display = None if seat is not None and not self._shown else "none"
@@ -247,20 +260,39 @@ class GameBoard(widgets.VBox):
         if self._hand_cards and not any(c.is_card for c in self._hand_cards):
             title = self.view.choice_title(self.state, self._active, self.names())
             return f'<div class="gopskit-label">{escape(title)}</div>'
-        return f'<div class="gopskit-label">{escape(self.names()[self._active])}’s hand</div>'
+        return f"<div class=\"gopskit-label\">{escape(self.names()[self._active])}'s hand</div>"
 
-    def _new_slot(self, index: int):
+    def _new_slot(self, key):
         face = widgets.HTML()
         button = widgets.Button(description="", layout=widgets.Layout(width="100%", height="100%"))
         button.add_class("gopskit-card")
-        button.on_click(lambda _b, i=index: self._slot_clicked(i))
+        button.on_click(lambda _b, key=key: self._card_clicked(key))
         box = widgets.Box([face, button])
         box.add_class("gopskit-slot")
         return box, face, button
 
+    def _card_clicked(self, key) -> None:
+        """A click on the card button of slot ``key``. A click the browser sent before the board changed (the
+        second click of a double click, a click while a bot's move was being shown) may name a card that has
+        left the hand or that cannot be played any more: its button is gone or disabled on the screen, so the
+        click is dropped rather than played or answered with an error."""
+        keys = [self._slot_key(card) for card in self._hand_cards]
+        if key not in keys:
+            return
+        card = self._hand_cards[keys.index(key)]
+        if card.legal and self._shown and not self.finished:
+            self.click_card(card.move)
+
     def _slot_clicked(self, index: int) -> None:
+        """A click on the ``index``-th card of the hand row as it is now."""
         if index < len(self._hand_cards):
-            self.click_card(self._hand_cards[index].move)
+            self._card_clicked(self._slot_key(self._hand_cards[index]))
+
+    def _confirm_clicked(self) -> None:
+        """The confirm button: it is disabled until a card is chosen, so a click with none chosen was sent before
+        the last confirm reached the page (a double click) and is dropped; :meth:`confirm` itself still refuses."""
+        if self.selected is not None:
+            self.confirm()
 
     def _summary_html(self, names) -> str:
         series = self.view.points_by_turn(self.state)
@@ -287,6 +319,12 @@ class GameBoard(widgets.VBox):
     def _record_click_ms(self, ms: float) -> None:
         self.last_click_ms = ms
         self._timing.value = f'<span data-click-ms="{ms:.2f}"></span>'
+
+    def _show_options(self) -> None:
+        """Open or fold the options panel, as its button says."""
+        shown = self._options_button.value
+        self._panel.layout.display = None if shown else "none"
+        self._options_button.icon = "caret-down" if shown else "caret-right"
 
     # -- names -------------------------------------------------------------
     def names(self) -> list[str]:
@@ -316,8 +354,14 @@ class GameBoard(widgets.VBox):
         self._new = widgets.Button(description="New game", icon="refresh", tooltip="Start a new game with these options")
         self._new.add_class("gopskit-new-game")
         self._new.on_click(lambda _b: self.reset())
-        options = widgets.Accordion([self._panel], titles=("Options and seats",), selected_index=None)
+        # a toggle button, not an accordion: the accordion's title cannot be reached with Tab
+        self._options_button = widgets.ToggleButton(value=False, description="Options and seats", icon="caret-right",
+                                                    tooltip="Show or hide the rules options and the seats")
+        self._options_button.add_class("gopskit-options-toggle")
+        self._options_button.observe(lambda _c: self._show_options(), "value")
+        options = widgets.VBox([self._options_button, self._panel])
         options.add_class("gopskit-options-box")
+        self._show_options()
         self._status = widgets.HTML()
         self._status.add_class("gopskit-status")
         self._table, self._last, self._history, self._summary = (widgets.HTML() for _ in range(4))
@@ -327,7 +371,7 @@ class GameBoard(widgets.VBox):
         self._confirm = widgets.Button(description=self.view.confirm_label, icon="check", button_style="primary",
                                        tooltip="Play the chosen card (Enter)")
         self._confirm.add_class("gopskit-confirm")
-        self._confirm.on_click(lambda _b: self.confirm())
+        self._confirm.on_click(lambda _b: self._confirm_clicked())
         self._ready = widgets.Button(description="Show my hand", icon="eye", button_style="warning")
         self._ready.add_class("gopskit-ready")
         self._ready.on_click(lambda _b: self.show_hand())

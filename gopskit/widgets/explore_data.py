@@ -220,6 +220,10 @@ def parse_labelled_matrix(text: str):
     if cols is not None and len(cols) != n:
         raise GopsError(f"the label line names {len(cols)} columns but each row has {n} payoffs")
     rows = tuple(name or f"r{i + 1}" for i, name in enumerate(names)) if any(names) else None
+    for labels, what in ((rows, "row"), (cols, "column")):  # the table, the bars and the mixes name them
+        twice = sorted({label for label in labels or () if labels.count(label) > 1})
+        if twice:
+            raise GopsError(f"each {what} needs a name of its own: {', '.join(map(repr, twice))} names more than one {what}")
     if cols is not None and rows is None:
         rows = tuple(f"r{i + 1}" for i in range(m))
     if rows is not None and cols is None:
@@ -240,7 +244,10 @@ def _read_number(text: str) -> float:
     Traceback (most recent call last):
     gopskit.errors.GopsError: payoffs are at most 1e9 (a billion) in size; 1e10 is too big
     """
-    value = float(Fraction(text))
+    fraction = Fraction(text)
+    if abs(fraction) > LARGEST_PAYOFF:  # before float(): 1e400 overflows a float
+        raise GopsError(f"payoffs are at most 1e9 (a billion) in size; {text} is too big")
+    value = float(fraction)
     if not np.isfinite(value):
         raise ValueError(text)
     if abs(value) > LARGEST_PAYOFF:
@@ -251,7 +258,7 @@ def _read_number(text: str) -> float:
 def _is_number(text: str) -> bool:
     """Whether ``text`` is written as a number (of any size: a too-big payoff is a number, not a row's name)."""
     try:
-        float(Fraction(text))
+        Fraction(text)
     except (ValueError, ZeroDivisionError):
         return False
     return True

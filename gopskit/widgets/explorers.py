@@ -16,6 +16,7 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
+from ..errors import GopsError
 from ..numbers import number, signed, significant
 from ._guard import guarded
 from .assets import style_html
@@ -217,8 +218,12 @@ class StrategyExplorer(Explorer):
         from ..viz.figures import heatmap_figure
 
         n = self.num_cards.value
-        hand, opp = parse_cards(self.hand.value, n, "your hand"), parse_cards(self.opp_hand.value, n, "opponent's hand")
-        prizes = parse_cards(self.prizes.value, n, "prizes left")
+        hand, opp = parse_cards(self.hand.value, n, "Your hand"), parse_cards(self.opp_hand.value, n, "Opponent's hand")
+        prizes = parse_cards(self.prizes.value, n, "Prizes left")
+        if self.pot.value < 0 or (self.ties.value == "discard" and self.pot.value):  # said with the controls' words
+            why = ("with Ties “Discard the prize” nothing is carried over, so it is 0" if self.ties.value == "discard"
+                   else "points carried over from tied turns, 0 or more")
+            raise GopsError(f"Carried pot: {why}, not {self.pot.value}")
         self._say(f"Solving {n}-card Goofspiel…")
         source = None
         if n == FULL_DECK:

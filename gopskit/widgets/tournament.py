@@ -65,7 +65,7 @@ TOURNAMENT_HINTS = {  # under each control, as on the boards' options panels
     "time": f"seconds a student's strategy may take per move (up to {MAX_TIME_LIMIT:g}); slower loses that game",
 }
 
-_TABLE_STYLE = (  # fits a laptop (1280 px) without scrolling: headers and long cells wrap at spaces, numbers never
+_TABLE_STYLE = (  # fits 1024 px without scrolling: headers and long cells wrap at spaces (and "exploit-ability"), numbers never
     "<style>.gopskit-tournament-table{border-collapse:collapse;margin:6px 0;width:100%}"
     ".gopskit-tournament-table th,.gopskit-tournament-table td{padding:3px 6px;text-align:right;vertical-align:top;"
     "border-bottom:1px solid #ddd;white-space:nowrap;overflow-wrap:normal;word-break:keep-all}"
@@ -74,7 +74,18 @@ _TABLE_STYLE = (  # fits a laptop (1280 px) without scrolling: headers and long 
     ".gopskit-tournament-table td:nth-child(3),.gopskit-tournament-table td:nth-child(5){white-space:normal}"
     ".gopskit-tournament-table td:last-child{white-space:normal;min-width:12em}"
     ".gopskit-tournament-table td:nth-child(2),.gopskit-tournament-table th:nth-child(2),"
-    ".gopskit-tournament-table td:last-child,.gopskit-tournament-table th:last-child{text-align:left}</style>"
+    ".gopskit-tournament-table td:last-child,.gopskit-tournament-table th:last-child{text-align:left}"
+    ".gopskit-tournament-table th:nth-child(11){white-space:nowrap}"  # "exploit-ability" only where it must
+    # a small projector (1024 px) and a laptop at 150 % zoom (853 px): closer cells, a narrower last column,
+    # then smaller type (15 px, still legible), so all twelve columns stay on screen
+    # (table.gopskit-tournament-table outweighs the kit's padding for the tournament's tables)
+    "@media (max-width:1279px){.gopskit-tournament table.gopskit-tournament-table th,"
+    ".gopskit-tournament table.gopskit-tournament-table td{padding:3px 4px}"
+    ".gopskit-tournament-table th:nth-child(11){white-space:normal}"
+    ".gopskit-tournament-table td:last-child{min-width:8em}}"
+    "@media (max-width:959px){.gopskit-tournament table.gopskit-tournament-table th,"
+    ".gopskit-tournament table.gopskit-tournament-table td{font-size:15px;padding:3px 3px}"
+    ".gopskit-tournament-table td:last-child{min-width:7em}}</style>"
 )
 _MARKS = "¹²³⁴⁵⁶⁷⁸⁹"
 
@@ -118,7 +129,7 @@ def ranking_html(results) -> str:
             f"<td>{r['losses']}</td><td>{r['forfeits']}</td><td>{r['opponents_beaten']}</td><td>{exploit}</td>"
             f"<td>{html.escape(summary.get(r['name'], ''))}</td></tr>")
     head = "".join(f"<th>{h}</th>" for h in ("#", "entry", "kind", "mean points", "95% interval", "wins", "draws",
-                                                 "losses", "forfeits", "beats", "exploitability", "how it plays"))
+                                                 "losses", "forfeits", "beats", "exploit&shy;ability", "how it plays"))
     table = (_TABLE_STYLE + "<table class='gopskit-tournament-table'>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     table += f"<p class='gopskit-rule'><b>How the table is ranked.</b> {html.escape(RANKING_RULE)}</p>"

@@ -147,7 +147,8 @@ class GoofspielView(GameView):
                 caption = f"worth {counted(points, 'point')}"
         # the face-down prize is on the table already, not still to come
         left = len(obs.unseen_prizes) - (1 if obs.prize is None and not hand.is_terminal() else 0)
-        pile = "" if hand.is_terminal() else f"{left} more prize card{'s' * (left != 1)} after this one"
+        pile = ("" if hand.is_terminal() else "the last prize card" if left == 0
+                else f"{left} more prize card{'s' * (left != 1)} after this one")
         return (
             '<div class="gopskit-prize-area"><div class="gopskit-label">Prize</div>'
             f'<div class="gopskit-prize-cards">{body}</div><div class="gopskit-caption">{caption}</div>'

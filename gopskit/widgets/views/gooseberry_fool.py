@@ -86,14 +86,18 @@ class GooseberryFoolView(CardTableView):
         return f"{names[seat]}: your Goose won. Who takes the trick?"
 
     def centre(self, state, obs):
-        cards = [self.card(state, c) for _seat, c in obs.table]
+        # each card of the trick says who played it; the first is the lead (the suit to follow)
+        cards = [(*self.card(state, c), f"Player {seat + 1}" + (" led" if k == 0 else ""))
+                 for k, (seat, c) in enumerate(obs.table)]
         if obs.goose_holder is not None:
             return cards, f"The Goose won: Player {obs.goose_holder + 1} says who takes this trick."
         if obs.led_suit:
             return cards, f"Follow {SUIT_NAMES[obs.led_suit]} if you can."
         if current_hand(state).is_terminal():
             return cards, "The deal is over: all tricks played."
-        return cards, "A new trick: the leader plays any card."
+        if obs.table:  # the Goose was led: no suit to follow
+            return cards, "The Goose was led: any card may follow."
+        return cards, f"A new trick: Player {obs.leader + 1} leads."
 
     def seat(self, state, obs, player, viewer):
         hand_state = current_hand(state)

@@ -44,7 +44,9 @@ class RajView(CardTableView):
         if obs.prize is None:
             return [], "all prizes played"
         side = "highest" if obs.highest else "lowest"
-        return [self.prize_face(p) for p in obs.offer], f"the {side} unmatched bid takes it; {counted(len(obs.unseen_prizes), 'prize')} to come"
+        left = len(obs.unseen_prizes)
+        after = f"{counted(left, 'prize')} to come" if left else "the last prize"
+        return [self.prize_face(p) for p in obs.offer], f"the {side} unmatched bid takes it; {after}"
 
     def seat(self, state, obs, player, viewer):
         won = [self.prize_face(p) for p in obs.won[player]]

@@ -64,6 +64,8 @@ class CardTableView(GameView):
         return (*self.face(card, seat), self.name(card, seat))
 
     def centre(self, state, obs) -> tuple[list, str]:
+        """The cards in the middle, each ``(rank, suit, name)`` or ``(rank, suit, name, note)`` (a caption under
+        it: who played it), or ``None`` for a face-down card; and a caption under them."""
         return [], ""
 
     def seat(self, state, obs, player: int, viewer: int | None) -> Seat:
@@ -95,8 +97,8 @@ class CardTableView(GameView):
     def render_table(self, state, viewer, names):
         obs = state.observation(viewer if viewer is not None else 0)
         cards, caption = self.centre(state, obs)
-        centre = "".join(render_card(c[0], c[1], name=c[2] if len(c) > 2 else "", size="large") if c
-                         else render_card("", face_up=False, size="large") for c in cards)
+        centre = "".join(render_card(c[0], c[1], name=c[2] if len(c) > 2 else "", size="large", note=c[3] if len(c) > 3 else "")
+                         if c else render_card("", face_up=False, size="large") for c in cards)
         centre = centre or '<span class="gopskit-empty">nothing on the table</span>'
         over = current_hand(state).is_terminal()
         seats = "".join(self._seat_html(self._match_seat(state, self.seat(state, obs, p, viewer), p), names[p], p == viewer, over)

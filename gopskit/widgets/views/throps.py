@@ -41,7 +41,8 @@ class ThropsView(CardTableView):
     def centre(self, state, obs):
         if obs.stock_card is None:
             return [], "the stock is used up"
-        return [self.card(state, obs.stock_card)], f"{counted(obs.stock_left, 'stock card')} below it"
+        below = f"{counted(obs.stock_left, 'stock card')} below it" if obs.stock_left else "the last stock card"
+        return [self.card(state, obs.stock_card)], below
 
     def seat(self, state, obs, player, viewer):
         won = [self.card(state, c) for c in obs.won[player]]
