@@ -118,3 +118,53 @@ def test_a_forged_protocol_line_is_a_crash_of_that_entry_not_of_the_tournament(t
     reply = one_move(tmp_path, code, Limits(time_limit=2, load_time_limit=5))
     assert reply.error == "crash", reply
     assert "not an answer on the tournament's pipe" in reply.detail
+
+
+# What a strategy sends back reaches the teacher's terminal and the saved files. Each of these once broke them:
+# a lone surrogate (valid in a Python string, not in UTF-8) made saving the results raise, losing the whole
+# tournament; an escape sequence cleared the teacher's terminal under the forfeits; a file name that is not
+# UTF-8 stopped the tournament before its first game.
+UNSHOWABLE = "\ufffd"  # what they become (gopskit.arena.sandbox.UNSHOWABLE)
+UNSHOWABLE_ENTRIES = {
+    "surrogate_message.py": 'def strategy(observation):\n    raise ValueError("bad \\udcff text")\n',
+    "surrogate_output.py": 'def strategy(observation):\n    print("said \\ud800 this")\n'
+                           '    return observation.legal_moves[0]\n',
+    "surrogate_move.py": 'def strategy(observation):\n    return "\\ud800"\n',
+    "clears_the_screen.py": 'def strategy(observation):\n'
+                            '    raise ValueError("\\x1b[2J\\x1b[H1. clears_the_screen won\\u202e")\n',
+}
+
+
+def test_text_a_strategy_sends_back_cannot_break_the_tournament_or_the_terminal(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name, code in UNSHOWABLE_ENTRIES.items():
+        (folder / name).write_text(code, encoding="utf-8")
+    honest = "def strategy(observation):\n    return observation.legal_moves[-1]\n"
+    (folder / "honest.py").write_text(honest, encoding="utf-8")
+    with open(bytes(folder) + b"/not\xffutf8.py", "w", encoding="utf-8") as handle:  # a name no UTF-8 can spell
+        handle.write(honest)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "gopskit.cli", "tournament", str(folder), "--bots", "random",
+                           "--games", "1", "--cards", "3", "--out", str(out), "--quiet", "--time-limit", "2"],
+                          capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    printed = done.stdout.decode("utf-8")  # strict: the terminal gets UTF-8 only
+    assert "\x1b" not in printed and "\u202e" not in printed
+    for saved in [p for p in out.rglob("*") if p.is_file()]:
+        saved.read_bytes().decode("utf-8")  # strict: every saved file is UTF-8
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    details = {f["entry"]: f["detail"] for g in results["games"] for f in g["forfeits"]}
+    assert details["surrogate_message"] == f"ValueError: bad {UNSHOWABLE} text (line 2: " \
+                                           "`raise ValueError(\"bad \\udcff text\")`)"
+    assert details["clears_the_screen"].startswith(f"ValueError: {UNSHOWABLE}[2J{UNSHOWABLE}[H1.")
+    assert f"{UNSHOWABLE}" in details["surrogate_move"]
+    output = {e["name"]: e.get("output", "") for e in results["entries"]}
+    assert output["surrogate_output"].startswith(f"said {UNSHOWABLE} this\n")
+    names = {e["name"] for e in results["entries"]}
+    assert f"not{UNSHOWABLE}utf8" in names and "honest" in names
+    assert "surrogate_output" not in details and f"not{UNSHOWABLE}utf8" not in details  # they played every game

@@ -204,7 +204,18 @@ def check_signature(func, label, wanted):
 
 
 def describe_exception(exc, path):
-    """``'ZeroDivisionError: division by zero (line 4: `return 1 / 0`)'``."""
+    """``'ZeroDivisionError: division by zero (line 4: `return 1 / 0`)'``.
+
+    Never raises: an exception whose traceback or name cannot be read (a
+    hostile property) is named as well as it can be.
+    """
+    try:
+        return _describe(exc, path)
+    except BaseException:  # noqa: BLE001 - the student's exception object may do anything
+        return f"{_type_name(exc)} (its message could not be read)"
+
+
+def _describe(exc, path):
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
     where = ""
     if frames:

@@ -63,6 +63,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 import weakref
 
 try:
@@ -622,7 +623,7 @@ class SandboxWorker:
         return f"withdrawn after {self.limits.max_timeouts} timed-out games"
 
     def _keep_output(self, line: dict) -> None:
-        text, cut = line["out"], line["cut"]
+        text, cut = printable(line["out"], keep="\n\t"), line["cut"]
         room = max(0, self.limits.output_limit - len(self.output))
         self.output += text[:room]
         self.output_cut += cut + max(0, len(text) - room)
@@ -848,6 +849,39 @@ def _closing_line(line: bytes) -> dict | None:
     return data
 
 
+#: What a character that cannot be shown becomes (a lone surrogate, a control or format character).
+UNSHOWABLE = "\ufffd"
+_NOT_SHOWN = ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` as the parent may show, print and save it: every character it cannot is replaced.
+
+    Anything a strategy sends back (an exception's message, a move that is
+    text, printed output) and a file's name reach the teacher's terminal,
+    the saved CSV files and the apps. A lone surrogate (``"\\udcff"``: valid
+    in a Python string, not in UTF-8) made saving the results raise and lose
+    the whole tournament; an escape sequence (``"\\x1b[2J"``) cleared the
+    teacher's terminal in the middle of the ranking; a direction override
+    reorders what follows it. They become :data:`UNSHOWABLE`; line breaks and
+    tabs become spaces unless ``keep`` names them (printed output keeps them).
+
+    >>> printable("bad \\udcff \\x1b[2J name\\n")
+    'bad \ufffd \ufffd[2J name '
+    >>> printable("line one\\nline two", keep="\\n")
+    'line one\\nline two'
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if char in keep or char == " " or unicodedata.category(char) not in _NOT_SHOWN:
+            out.append(char)
+        else:
+            out.append(" " if char in "\n\r\t" else UNSHOWABLE)
+    return "".join(out)
+
+
 def _parse_reply(line: bytes) -> Reply | None:
     """A worker's reply line as a Reply (``None`` when it is not one)."""
     head = line[:1]
@@ -856,9 +890,9 @@ def _parse_reply(line: bytes) -> Reply | None:
             kind, detail = json.loads(line[1:])
             if kind not in WORKER_ERRORS or not isinstance(detail, str):
                 return None
-            return Reply(error=kind, detail=detail[:400])
+            return Reply(error=kind, detail=printable(detail[:400]))
         if head == b"s":
-            return Reply(move=str(json.loads(line[1:]))[:40])
+            return Reply(move=printable(str(json.loads(line[1:]))[:40]))
         return Reply(move=int(line[:40]))
     except (ValueError, TypeError):
         return None
@@ -880,7 +914,7 @@ def _frame(message) -> bytes:
 
 def _load_problem(hello) -> str:
     if isinstance(hello, dict) and hello.get("ready") is False:
-        return str(hello.get("error", "the file could not be loaded"))[:600]
+        return printable(str(hello.get("error", "the file could not be loaded"))[:600])
     if isinstance(hello, Reply):
         if hello.error == "timeout":
             return "importing the file took too long"
