@@ -100,6 +100,9 @@ class Limits:
     * ``header_timeout_seconds``: how long a request may take to send its
       headers and its body, and how long an idle connection is kept.
     * ``max_body_bytes``: the largest request body (the apps send none).
+    * ``max_messages_per_second``: the steady pace of messages one page may
+      send its kernel (a dragged slider sends a few dozen a second); a page
+      beyond it, after a burst, is disconnected.
     """
 
     max_kernels: int | None = None
@@ -117,6 +120,7 @@ class Limits:
     max_connections_per_client: int = 64
     header_timeout_seconds: int = 30
     max_body_bytes: int = 1 << 20
+    max_messages_per_second: int = 100
 
     def __post_init__(self):
         if self.max_kernels is None:
@@ -136,6 +140,7 @@ class Limits:
         _check_whole("connections per client", self.max_connections_per_client, 8, 100_000, "open connections")
         _check_whole("time to send a request", self.header_timeout_seconds, 1, 3600, "seconds")
         _check_whole("largest request body", self.max_body_bytes, 1024, 1 << 30, "bytes")
+        _check_whole("messages a page may send", self.max_messages_per_second, 10, 100_000, "a second")
 
     @property
     def freed_within_seconds(self) -> int:
