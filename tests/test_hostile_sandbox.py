@@ -168,3 +168,27 @@ def test_text_a_strategy_sends_back_cannot_break_the_tournament_or_the_terminal(
     names = {e["name"] for e in results["entries"]}
     assert f"not{UNSHOWABLE}utf8" in names and "honest" in names
     assert "surrogate_output" not in details and f"not{UNSHOWABLE}utf8" not in details  # they played every game
+
+
+# An exception whose traceback cannot be read: the worker's own report of it raised, and the entry was
+# said to have "stopped (exit code 1); a strategy must return a card, never exit", with a restart.
+UNREADABLE_EXCEPTION = '''
+class Unreadable(Exception):
+    @property
+    def __traceback__(self):
+        raise RuntimeError("no traceback for you")
+
+
+def strategy(observation):
+    raise Unreadable()
+'''
+
+
+def test_an_exception_that_cannot_be_read_is_a_forfeit_for_an_exception(tmp_path):
+    path = tmp_path / "attack.py"
+    path.write_text(UNREADABLE_EXCEPTION, encoding="utf-8")
+    with SandboxWorker(path, SMALL) as worker:
+        reply = worker.play([("g", 1, OBS)])["g"]
+        assert worker.restarts == 0
+    assert reply.error == "exception", reply
+    assert reply.detail == "Unreadable (its message could not be read)"
