@@ -192,3 +192,49 @@ def test_an_exception_that_cannot_be_read_is_a_forfeit_for_an_exception(tmp_path
         assert worker.restarts == 0
     assert reply.error == "exception", reply
     assert reply.detail == "Unreadable (its message could not be read)"
+
+
+# A teacher whose `python` is a link in a folder of their own (~/bin/python, ~/.local/bin/python3): the
+# sandbox bound the folder above the link, read-only, for Python to start, and with it the rest of the home.
+READS_BESIDE_PYTHON = OPEN_FENCE + '''
+
+def strategy(observation):
+    open_fence()
+    import os
+    with open(os.environ.get("SECRET", "{secret}")) as handle:
+        return handle.read()
+'''
+RUN_ONE_MOVE = """
+import json, pathlib, sys
+from gopskit.arena.sandbox import Limits, SandboxWorker
+with SandboxWorker(pathlib.Path(sys.argv[1]), Limits(time_limit=5, load_time_limit=5)) as worker:
+    reply = worker.play([("g", 1, {"prize": 4, "legal_moves": [1, 4]})])["g"]
+print(json.dumps([sys.executable, reply.move, reply.error, reply.detail]))
+"""
+
+
+def test_a_python_reached_through_a_link_exposes_nothing_beside_the_link(tmp_path):
+    import json
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    import gopskit
+
+    home = tmp_path / "teacher"
+    (home / "bin").mkdir(parents=True)
+    (home / "bin" / "python").symlink_to(sys.executable)
+    secret = home / "secret.txt"
+    secret.write_text("the teacher's secret", encoding="utf-8")
+    attack = tmp_path / "class" / "reads_beside_python.py"
+    attack.parent.mkdir()
+    attack.write_text(READS_BESIDE_PYTHON.replace("{secret}", str(secret)), encoding="utf-8")
+    root = pathlib.Path(gopskit.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), *sys.path[1:]])}
+    done = subprocess.run([str(home / "bin" / "python"), "-c", RUN_ONE_MOVE, str(attack)], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    executable, move, error, detail = json.loads(done.stdout.splitlines()[-1])
+    assert executable == str(home / "bin" / "python")  # the sandbox starts Python by this very path
+    assert move is None and error == "exception" and "No such file" in detail, (move, error, detail)

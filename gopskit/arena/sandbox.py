@@ -207,6 +207,9 @@ def _bubblewrap_problem() -> str | None:
     return _probe(bwrap)
 
 
+_SYSTEM_TOPS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
 def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], list[int]]:
     """The bubblewrap command line (up to the program) and the descriptors it reads."""
     args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
@@ -215,15 +218,18 @@ def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], l
             # read-only binds below are then made inside this in-memory folder
             "--size", str(FOLDER_BYTES), "--perms", "0700", "--tmpfs", "/tmp",
             "--ro-bind", "/usr", "/usr"]
-    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+    for top in _SYSTEM_TOPS:
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
     for name in ("/etc/ld.so.cache", "/etc/localtime"):
         args += ["--ro-bind-try", name, name]
-    for root in _python_roots():
+    roots = _python_roots()
+    for root in roots:
         args += ["--ro-bind", root, root]
+    if not any(_inside(sys.executable, root) for root in [*roots, "/usr", *_SYSTEM_TOPS]):  # through a link:
+        args += ["--symlink", os.path.realpath(sys.executable), sys.executable]  # the link, not its folder
     for folder in _installed_gopskit():
         args += ["--tmpfs", folder]  # an installed copy of the kit: hidden behind an empty folder
     args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
@@ -244,18 +250,27 @@ def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], l
 
 
 def _python_roots() -> list[str]:
-    """Folders holding this Python and its packages (bound read-only), outermost only."""
-    candidates = {sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    candidates |= {os.path.dirname(os.path.dirname(sys.executable))}
+    """Folders holding this Python and its packages (bound read-only), outermost only.
+
+    Python's prefixes and the folder of its real program, never the folder
+    around a link to it: a teacher's ``~/bin/python`` made all of ``~``
+    readable to every strategy (the link itself is recreated in the sandbox).
+    """
+    candidates = {sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix,
+                  os.path.dirname(os.path.realpath(sys.executable))}
     roots = sorted({os.path.realpath(c) for c in candidates} | candidates)
     keep = []
     for root in roots:
         if not os.path.isdir(root) or root in ("/", "/usr") or root.startswith("/usr/"):
             continue
-        if any(root == k or root.startswith(k.rstrip("/") + "/") for k in keep):
+        if any(_inside(root, k) for k in keep):
             continue
         keep.append(root)
     return keep
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
 
 
 def _installed_gopskit() -> list[str]:
