@@ -38,7 +38,6 @@ import time
 
 from jupyter_server.utils import ensure_async, url_path_join
 from tornado.web import HTTPError, RedirectHandler
-from tornado.websocket import WebSocketClosedError
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
@@ -172,8 +171,8 @@ class SafeKernelWebsocketHandler(VoilaKernelWebsocketHandler):
         return super().on_message(ws_message)
 
     def write_message(self, message, binary=False):
-        if self.ws_connection is None:  # closed: as tornado says it (Jupyter Server expects this error)
-            raise WebSocketClosedError()
+        if self.ws_connection is None or self.ws_connection.is_closing():
+            return None  # the page has gone: its kernel's last replies are dropped without a word in the log
         v1 = self.selected_subprotocol == V1_PROTOCOL
         if message_type(message, v1) == "execute_input":
             return None  # the notebook's code stays on the server
