@@ -238,3 +238,25 @@ def test_a_python_reached_through_a_link_exposes_nothing_beside_the_link(tmp_pat
     executable, move, error, detail = json.loads(done.stdout.splitlines()[-1])
     assert executable == str(home / "bin" / "python")  # the sandbox starts Python by this very path
     assert move is None and error == "exception" and "No such file" in detail, (move, error, detail)
+
+
+# The worker seeds `random` and numpy's generator before each move, with what it finds in the process:
+# a strategy that replaced them crashed the worker itself (a restart, and "a strategy must return a card,
+# never exit"). Now it is the strategy's own exception, named.
+SPOOFS_THE_GENERATORS = {
+    "random-seed": "import random\n\n\ndef boom(*args, **kwargs):\n    raise LookupError('no seeds here')\n\n\n"
+                   "random.seed = boom\n\n\ndef strategy(observation):\n    return observation.prize\n",
+    "numpy-module": "import sys\n\nsys.modules['numpy.random'] = object()\n\n\n"
+                    "def strategy(observation):\n    return observation.prize\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPOOFS_THE_GENERATORS))
+def test_replacing_the_generators_is_the_strategys_exception_not_a_crash(tmp_path, name):
+    path = tmp_path / "attack.py"
+    path.write_text(SPOOFS_THE_GENERATORS[name], encoding="utf-8")
+    with SandboxWorker(path, SMALL) as worker:
+        reply = worker.play([("g", 1, OBS)])["g"]
+        assert worker.restarts == 0
+    assert reply.error == "exception", reply
+    assert reply.detail.startswith(("LookupError: no seeds here", "AttributeError: 'object' object has no attribute"))
