@@ -199,3 +199,12 @@ def test_when_open_files_run_out_the_server_waits_instead_of_spinning(tmp_path):
                 status, _ = load(port, "/voila/tree")
                 stop_child(child)
     assert status == 200
+
+
+@pytest.mark.parametrize("module", ["gopskit.server.connections", "gopskit.server.limits", "gopskit.server.handlers",
+                                    "gopskit.server.kernels"])
+def test_the_server_modules_keep_their_examples(module):
+    import doctest
+    import importlib
+
+    assert doctest.testmod(importlib.import_module(module)).failed == 0
