@@ -118,3 +118,145 @@ def test_a_forged_protocol_line_is_a_crash_of_that_entry_not_of_the_tournament(t
     reply = one_move(tmp_path, code, Limits(time_limit=2, load_time_limit=5))
     assert reply.error == "crash", reply
     assert "not an answer on the tournament's pipe" in reply.detail
+
+
+# What a strategy sends back reaches the teacher's terminal and the saved files. Each of these once broke them:
+# a lone surrogate (valid in a Python string, not in UTF-8) made saving the results raise, losing the whole
+# tournament; an escape sequence cleared the teacher's terminal under the forfeits; a file name that is not
+# UTF-8 stopped the tournament before its first game.
+UNSHOWABLE = "\ufffd"  # what they become (gopskit.arena.sandbox.UNSHOWABLE)
+UNSHOWABLE_ENTRIES = {
+    "surrogate_message.py": 'def strategy(observation):\n    raise ValueError("bad \\udcff text")\n',
+    "surrogate_output.py": 'def strategy(observation):\n    print("said \\ud800 this")\n'
+                           '    return observation.legal_moves[0]\n',
+    "surrogate_move.py": 'def strategy(observation):\n    return "\\ud800"\n',
+    "clears_the_screen.py": 'def strategy(observation):\n'
+                            '    raise ValueError("\\x1b[2J\\x1b[H1. clears_the_screen won\\u202e")\n',
+}
+
+
+def test_text_a_strategy_sends_back_cannot_break_the_tournament_or_the_terminal(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name, code in UNSHOWABLE_ENTRIES.items():
+        (folder / name).write_text(code, encoding="utf-8")
+    honest = "def strategy(observation):\n    return observation.legal_moves[-1]\n"
+    (folder / "honest.py").write_text(honest, encoding="utf-8")
+    with open(bytes(folder) + b"/not\xffutf8.py", "w", encoding="utf-8") as handle:  # a name no UTF-8 can spell
+        handle.write(honest)
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "gopskit.cli", "tournament", str(folder), "--bots", "random",
+                           "--games", "1", "--cards", "3", "--out", str(out), "--quiet", "--time-limit", "2"],
+                          capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    printed = done.stdout.decode("utf-8")  # strict: the terminal gets UTF-8 only
+    assert "\x1b" not in printed and "\u202e" not in printed
+    for saved in [p for p in out.rglob("*") if p.is_file()]:
+        saved.read_bytes().decode("utf-8")  # strict: every saved file is UTF-8
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    details = {f["entry"]: f["detail"] for g in results["games"] for f in g["forfeits"]}
+    assert details["surrogate_message"] == f"ValueError: bad {UNSHOWABLE} text (line 2: " \
+                                           "`raise ValueError(\"bad \\udcff text\")`)"
+    assert details["clears_the_screen"].startswith(f"ValueError: {UNSHOWABLE}[2J{UNSHOWABLE}[H1.")
+    assert f"{UNSHOWABLE}" in details["surrogate_move"]
+    output = {e["name"]: e.get("output", "") for e in results["entries"]}
+    assert output["surrogate_output"].startswith(f"said {UNSHOWABLE} this\n")
+    names = {e["name"] for e in results["entries"]}
+    assert f"not{UNSHOWABLE}utf8" in names and "honest" in names
+    assert "surrogate_output" not in details and f"not{UNSHOWABLE}utf8" not in details  # they played every game
+
+
+# An exception whose traceback cannot be read: the worker's own report of it raised, and the entry was
+# said to have "stopped (exit code 1); a strategy must return a card, never exit", with a restart.
+UNREADABLE_EXCEPTION = '''
+class Unreadable(Exception):
+    @property
+    def __traceback__(self):
+        raise RuntimeError("no traceback for you")
+
+
+def strategy(observation):
+    raise Unreadable()
+'''
+
+
+def test_an_exception_that_cannot_be_read_is_a_forfeit_for_an_exception(tmp_path):
+    path = tmp_path / "attack.py"
+    path.write_text(UNREADABLE_EXCEPTION, encoding="utf-8")
+    with SandboxWorker(path, SMALL) as worker:
+        reply = worker.play([("g", 1, OBS)])["g"]
+        assert worker.restarts == 0
+    assert reply.error == "exception", reply
+    assert reply.detail == "Unreadable (its message could not be read)"
+
+
+# A teacher whose `python` is a link in a folder of their own (~/bin/python, ~/.local/bin/python3): the
+# sandbox bound the folder above the link, read-only, for Python to start, and with it the rest of the home.
+READS_BESIDE_PYTHON = OPEN_FENCE + '''
+
+def strategy(observation):
+    open_fence()
+    import os
+    with open(os.environ.get("SECRET", "{secret}")) as handle:
+        return handle.read()
+'''
+RUN_ONE_MOVE = """
+import json, pathlib, sys
+from gopskit.arena.sandbox import Limits, SandboxWorker
+with SandboxWorker(pathlib.Path(sys.argv[1]), Limits(time_limit=5, load_time_limit=5)) as worker:
+    reply = worker.play([("g", 1, {"prize": 4, "legal_moves": [1, 4]})])["g"]
+print(json.dumps([sys.executable, reply.move, reply.error, reply.detail]))
+"""
+
+
+def test_a_python_reached_through_a_link_exposes_nothing_beside_the_link(tmp_path):
+    import json
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    import gopskit
+
+    home = tmp_path / "teacher"
+    (home / "bin").mkdir(parents=True)
+    (home / "bin" / "python").symlink_to(sys.executable)
+    secret = home / "secret.txt"
+    secret.write_text("the teacher's secret", encoding="utf-8")
+    attack = tmp_path / "class" / "reads_beside_python.py"
+    attack.parent.mkdir()
+    attack.write_text(READS_BESIDE_PYTHON.replace("{secret}", str(secret)), encoding="utf-8")
+    root = pathlib.Path(gopskit.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), *sys.path[1:]])}
+    done = subprocess.run([str(home / "bin" / "python"), "-c", RUN_ONE_MOVE, str(attack)], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    executable, move, error, detail = json.loads(done.stdout.splitlines()[-1])
+    assert executable == str(home / "bin" / "python")  # the sandbox starts Python by this very path
+    assert move is None and error == "exception" and "No such file" in detail, (move, error, detail)
+
+
+# The worker seeds `random` and numpy's generator before each move, with what it finds in the process:
+# a strategy that replaced them crashed the worker itself (a restart, and "a strategy must return a card,
+# never exit"). Now it is the strategy's own exception, named.
+SPOOFS_THE_GENERATORS = {
+    "random-seed": "import random\n\n\ndef boom(*args, **kwargs):\n    raise LookupError('no seeds here')\n\n\n"
+                   "random.seed = boom\n\n\ndef strategy(observation):\n    return observation.prize\n",
+    "numpy-module": "import sys\n\nsys.modules['numpy.random'] = object()\n\n\n"
+                    "def strategy(observation):\n    return observation.prize\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPOOFS_THE_GENERATORS))
+def test_replacing_the_generators_is_the_strategys_exception_not_a_crash(tmp_path, name):
+    path = tmp_path / "attack.py"
+    path.write_text(SPOOFS_THE_GENERATORS[name], encoding="utf-8")
+    with SandboxWorker(path, SMALL) as worker:
+        reply = worker.play([("g", 1, OBS)])["g"]
+        assert worker.restarts == 0
+    assert reply.error == "exception", reply
+    assert reply.detail.startswith(("LookupError: no seeds here", "AttributeError: 'object' object has no attribute"))

@@ -133,9 +133,11 @@ def open_channels(url: str, kernel_id: str, **options) -> websocket.WebSocket:
 
 
 def test_a_client_that_never_reads_is_disconnected(server):
-    """Ask for the tournament's widget states (60 KB each) 1,500 times, read nothing: cut off, not buffered.
+    """Ask for the tournament's widget states (60 KB each) 400 times, read nothing: cut off, not buffered.
 
-    The server here lets 2 MB wait for a page (32 MB by default)."""
+    400 requests ask for 24 MB and stay within the burst a page may send at
+    once (more is a flood, cut off for that). The server here lets 2 MB wait
+    for a page (32 MB by default)."""
     url, process = server
     status, page = get(f"{url}/voila/render/tournament.ipynb")
     kernel_id = re.search(r'kernelId[^0-9a-f]*([0-9a-f-]{36})', page).group(1)
@@ -146,7 +148,7 @@ def test_a_client_that_never_reads_is_disconnected(server):
     ws.send(message("comm_open", {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}}, session))
     closed, deadline, peak = False, time.monotonic() + 60, before
     try:
-        for _ in range(1500):  # each request its own message (the kernel refuses a repeated signature)
+        for _ in range(400):  # each request its own message (the kernel refuses a repeated signature)
             ws.send(message("comm_msg", {"comm_id": comm, "data": {"method": "request_states"}}, session))
     except (websocket.WebSocketException, OSError):
         closed = True
@@ -300,3 +302,36 @@ def test_callback_errors_reach_the_page_as_a_friendly_line(tmp_path):
     # execute_input echoes this test's own code; pages never get it (Voila holds it back)
     text = json.dumps([m["content"] for m in seen if m["msg_type"] != "execute_input"])
     assert "/no/such/file" not in text and "Traceback" not in text and "warning" not in text
+
+
+def test_a_page_that_floods_its_kernel_with_messages_is_disconnected(server):
+    """3,000 widget updates as fast as a script can send them: once, a classmate's page then took 27 s to open."""
+    url, process = server
+    status, page = get(f"{url}/voila/render/classroom.ipynb")
+    kernel_id = re.search(r'kernelId[^0-9a-f]*([0-9a-f-]{36})', page).group(1)
+    ws = open_channels(url, kernel_id)
+    session, comm = uuid.uuid4().hex, uuid.uuid4().hex
+    update = {"comm_id": comm, "data": {"method": "update", "state": {"value": "x" * 100}, "buffer_paths": []}}
+    try:
+        for _ in range(3000):
+            ws.send(message("comm_msg", update, session))
+    except (websocket.WebSocketException, OSError):
+        pass  # closed by the server while we were still sending
+    ws.settimeout(1)
+    closed, deadline = None, time.monotonic() + 30
+    while closed is None and time.monotonic() < deadline:
+        try:
+            frame = ws.recv_data_frame(control_frame=True)[1]
+        except websocket.WebSocketTimeoutException:
+            continue
+        except (websocket.WebSocketException, OSError):
+            break
+        if frame.opcode == websocket.ABNF.OPCODE_CLOSE:
+            closed = int.from_bytes(frame.data[:2], "big")
+    ws.close()
+    assert closed == 1008, closed
+    assert "more than 100 messages a second" in server_log(process)
+    time.sleep(2)  # the kernel's replies to the flood arrive after the close
+    blank = [line for line in server_log(process).splitlines() if line.rstrip().endswith("WARNING |")]
+    assert not blank, f"{len(blank)} empty warnings in the teacher's terminal"
+    assert_still_answering(url)

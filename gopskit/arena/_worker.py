@@ -204,7 +204,18 @@ def check_signature(func, label, wanted):
 
 
 def describe_exception(exc, path):
-    """``'ZeroDivisionError: division by zero (line 4: `return 1 / 0`)'``."""
+    """``'ZeroDivisionError: division by zero (line 4: `return 1 / 0`)'``.
+
+    Never raises: an exception whose traceback or name cannot be read (a
+    hostile property) is named as well as it can be.
+    """
+    try:
+        return _describe(exc, path)
+    except BaseException:  # noqa: BLE001 - the student's exception object may do anything
+        return f"{_type_name(exc)} (its message could not be read)"
+
+
+def _describe(exc, path):
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
     where = ""
     if frames:
@@ -256,14 +267,10 @@ class Worker:
             history.extend(data["history"])
             data["history"] = list(history)
         move_seed = game["seed"] * 1_000_003 + game["moves"]
-        random.seed(move_seed)
-        numpy_random = sys.modules.get("numpy.random")
-        if numpy_random is not None:  # only when the student imported numpy
-            numpy_random.seed(move_seed % 2**32)
         game["moves"] += 1
         start = time.perf_counter()
         try:
-            move = self.call(game, Observation(data))
+            move = self.call(game, Observation(data), move_seed)
         except MoveTimeout:
             return error_line("timeout", f"took longer than {self.limit:g} s (the time limit per move)")
         except MemoryError:
@@ -274,10 +281,16 @@ class Worker:
             return error_line("timeout", f"took longer than {self.limit:g} s (the time limit per move)")
         return move_line(move)
 
-    def call(self, game, observation):
+    def call(self, game, observation, move_seed):
+        """The student's move, under the alarm; the generators are seeded first, under it too
+        (the student may have replaced ``random.seed`` or ``sys.modules["numpy.random"]``)."""
         self.armed = True
         signal.setitimer(signal.ITIMER_REAL, self.limit)
         try:
+            random.seed(move_seed)
+            numpy_random = sys.modules.get("numpy.random")
+            if numpy_random is not None:  # only when the student imported numpy
+                numpy_random.seed(move_seed % 2**32)
             if self.kind == "function":
                 return self.player(observation)
             if game["object"] is None:

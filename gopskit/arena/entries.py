@@ -28,13 +28,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import inspect
+import os
 import pathlib
 import tempfile
 import textwrap
 
 from ..agents import Agent, agent_class
 from ..errors import AgentError, OptionError
-from .sandbox import Limits, SandboxWorker
+from .sandbox import Limits, SandboxWorker, printable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,14 +76,27 @@ def bot_entry(name: str, label: str | None = None) -> Entry:
 
 
 def student_entry(path, name: str | None = None) -> Entry:
-    """Enter the strategy file ``path``; its name is the file name without ``.py``."""
+    """Enter the strategy file ``path``; its name is the file name without ``.py``.
+
+    The name is shown and saved as text: bytes that are not UTF-8 and
+    characters that cannot be shown (see :func:`~.sandbox.printable`) become
+    ``\ufffd``, so a file called ``b"\\xff.py"`` or ``"\\x1b[2J.py"`` plays
+    under a name the terminal, the CSV files and the apps can take.
+
+    >>> import tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "ann\\x1b[2J.py").write_text("def strategy(observation):\\n    return 1\\n")
+    >>> student_entry(folder / "ann\\x1b[2J.py").name
+    'ann\ufffd[2J'
+    """
     path = pathlib.Path(path)
     if not path.is_file():
         raise OptionError(f"no strategy file at {path}; give the path of a .py file")
     if path.suffix != ".py":
         raise OptionError(f"{path.name} is not a Python file; strategy files end in .py")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    return Entry(name=name or path.stem, kind="student", path=path.resolve(), digest=digest)
+    shown = printable(os.fsencode(path.stem).decode("utf-8", "replace"))
+    return Entry(name=name or shown, kind="student", path=path.resolve(), digest=digest)
 
 
 def entries_from_folder(folder) -> list[Entry]:

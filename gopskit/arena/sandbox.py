@@ -63,6 +63,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 import weakref
 
 try:
@@ -206,6 +207,9 @@ def _bubblewrap_problem() -> str | None:
     return _probe(bwrap)
 
 
+_SYSTEM_TOPS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
 def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], list[int]]:
     """The bubblewrap command line (up to the program) and the descriptors it reads."""
     args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
@@ -214,15 +218,18 @@ def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], l
             # read-only binds below are then made inside this in-memory folder
             "--size", str(FOLDER_BYTES), "--perms", "0700", "--tmpfs", "/tmp",
             "--ro-bind", "/usr", "/usr"]
-    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+    for top in _SYSTEM_TOPS:
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
     for name in ("/etc/ld.so.cache", "/etc/localtime"):
         args += ["--ro-bind-try", name, name]
-    for root in _python_roots():
+    roots = _python_roots()
+    for root in roots:
         args += ["--ro-bind", root, root]
+    if not any(_inside(sys.executable, root) for root in [*roots, "/usr", *_SYSTEM_TOPS]):  # through a link:
+        args += ["--symlink", os.path.realpath(sys.executable), sys.executable]  # the link, not its folder
     for folder in _installed_gopskit():
         args += ["--tmpfs", folder]  # an installed copy of the kit: hidden behind an empty folder
     args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
@@ -243,18 +250,27 @@ def _bwrap_command(bwrap: str, student_file: pathlib.Path) -> tuple[list[str], l
 
 
 def _python_roots() -> list[str]:
-    """Folders holding this Python and its packages (bound read-only), outermost only."""
-    candidates = {sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    candidates |= {os.path.dirname(os.path.dirname(sys.executable))}
+    """Folders holding this Python and its packages (bound read-only), outermost only.
+
+    Python's prefixes and the folder of its real program, never the folder
+    around a link to it: a teacher's ``~/bin/python`` made all of ``~``
+    readable to every strategy (the link itself is recreated in the sandbox).
+    """
+    candidates = {sys.base_prefix, sys.prefix, sys.base_exec_prefix, sys.exec_prefix,
+                  os.path.dirname(os.path.realpath(sys.executable))}
     roots = sorted({os.path.realpath(c) for c in candidates} | candidates)
     keep = []
     for root in roots:
         if not os.path.isdir(root) or root in ("/", "/usr") or root.startswith("/usr/"):
             continue
-        if any(root == k or root.startswith(k.rstrip("/") + "/") for k in keep):
+        if any(_inside(root, k) for k in keep):
             continue
         keep.append(root)
     return keep
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
 
 
 def _installed_gopskit() -> list[str]:
@@ -622,7 +638,7 @@ class SandboxWorker:
         return f"withdrawn after {self.limits.max_timeouts} timed-out games"
 
     def _keep_output(self, line: dict) -> None:
-        text, cut = line["out"], line["cut"]
+        text, cut = printable(line["out"], keep="\n\t"), line["cut"]
         room = max(0, self.limits.output_limit - len(self.output))
         self.output += text[:room]
         self.output_cut += cut + max(0, len(text) - room)
@@ -848,6 +864,39 @@ def _closing_line(line: bytes) -> dict | None:
     return data
 
 
+#: What a character that cannot be shown becomes (a lone surrogate, a control or format character).
+UNSHOWABLE = "\ufffd"
+_NOT_SHOWN = ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` as the parent may show, print and save it: every character it cannot is replaced.
+
+    Anything a strategy sends back (an exception's message, a move that is
+    text, printed output) and a file's name reach the teacher's terminal,
+    the saved CSV files and the apps. A lone surrogate (``"\\udcff"``: valid
+    in a Python string, not in UTF-8) made saving the results raise and lose
+    the whole tournament; an escape sequence (``"\\x1b[2J"``) cleared the
+    teacher's terminal in the middle of the ranking; a direction override
+    reorders what follows it. They become :data:`UNSHOWABLE`; line breaks and
+    tabs become spaces unless ``keep`` names them (printed output keeps them).
+
+    >>> printable("bad \\udcff \\x1b[2J name\\n")
+    'bad \ufffd \ufffd[2J name '
+    >>> printable("line one\\nline two", keep="\\n")
+    'line one\\nline two'
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if char in keep or char == " " or unicodedata.category(char) not in _NOT_SHOWN:
+            out.append(char)
+        else:
+            out.append(" " if char in "\n\r\t" else UNSHOWABLE)
+    return "".join(out)
+
+
 def _parse_reply(line: bytes) -> Reply | None:
     """A worker's reply line as a Reply (``None`` when it is not one)."""
     head = line[:1]
@@ -856,9 +905,9 @@ def _parse_reply(line: bytes) -> Reply | None:
             kind, detail = json.loads(line[1:])
             if kind not in WORKER_ERRORS or not isinstance(detail, str):
                 return None
-            return Reply(error=kind, detail=detail[:400])
+            return Reply(error=kind, detail=printable(detail[:400]))
         if head == b"s":
-            return Reply(move=str(json.loads(line[1:]))[:40])
+            return Reply(move=printable(str(json.loads(line[1:]))[:40]))
         return Reply(move=int(line[:40]))
     except (ValueError, TypeError):
         return None
@@ -880,7 +929,7 @@ def _frame(message) -> bytes:
 
 def _load_problem(hello) -> str:
     if isinstance(hello, dict) and hello.get("ready") is False:
-        return str(hello.get("error", "the file could not be loaded"))[:600]
+        return printable(str(hello.get("error", "the file could not be loaded"))[:600])
     if isinstance(hello, Reply):
         if hello.error == "timeout":
             return "importing the file took too long"

@@ -38,7 +38,6 @@ import time
 
 from jupyter_server.utils import ensure_async, url_path_join
 from tornado.web import HTTPError, RedirectHandler
-from tornado.websocket import WebSocketClosedError
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
@@ -46,6 +45,8 @@ from .kernels import PAGE_LOAD, Claim, ClientFull, RoomFull
 from .limits import LOOPBACK
 
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+#: A page may send a burst of this many seconds' worth of messages at once (then its steady pace).
+MESSAGE_BURST_SECONDS = 5
 _MAX_HEADER_BYTES = 1 << 16
 
 
@@ -116,7 +117,11 @@ class SafeKernelWebsocketHandler(VoilaKernelWebsocketHandler):
     Headers are read by :func:`message_type`; binary messages with forged
     counts are dropped; a kernel takes at most ``max_connections_per_kernel``
     websockets; a page that lets more than ``max_pending_bytes`` wait unsent
-    (it does not read what it asked for) is disconnected.
+    (it does not read what it asked for) is disconnected, and so is a page
+    that sends more than ``max_messages_per_second`` messages a second
+    (beyond a burst of :data:`MESSAGE_BURST_SECONDS` seconds' worth): a
+    flood of widget messages kept its kernel and the server's one loop busy,
+    and a classmate's page took 27 s to open.
     """
 
     def _limits(self):
@@ -137,15 +142,37 @@ class SafeKernelWebsocketHandler(VoilaKernelWebsocketHandler):
         buffer = getattr(stream, "_write_buffer", None)
         return len(buffer) if buffer is not None else 0
 
+    def _too_fast(self) -> bool:
+        """Whether this message goes beyond the page's pace (a bucket of ``max_messages_per_second``,
+        holding :data:`MESSAGE_BURST_SECONDS` seconds' worth)."""
+        limits = self._limits()
+        if limits is None:
+            return False
+        rate = limits.max_messages_per_second
+        now = time.monotonic()
+        tokens, then = getattr(self, "_pace", (rate * MESSAGE_BURST_SECONDS, now))
+        tokens = min(rate * MESSAGE_BURST_SECONDS, tokens + (now - then) * rate)
+        if tokens < 1:
+            return True
+        self._pace = (tokens - 1, now)
+        return False
+
     def on_message(self, ws_message):
+        if self.ws_connection is None or self.ws_connection.is_closing():
+            return None
+        if self._too_fast():
+            self.log.warning("gopskit: disconnected %s: more than %d messages a second on kernel %s",
+                             self.request.remote_ip, self._limits().max_messages_per_second, self.kernel_id)
+            self.close(1008, "too many messages")
+            return None
         if not well_formed(ws_message, self.selected_subprotocol == V1_PROTOCOL):
             self.log.warning("gopskit: dropped a malformed binary message from %s", self.request.remote_ip)
             return None
         return super().on_message(ws_message)
 
     def write_message(self, message, binary=False):
-        if self.ws_connection is None:  # closed: as tornado says it (Jupyter Server expects this error)
-            raise WebSocketClosedError()
+        if self.ws_connection is None or self.ws_connection.is_closing():
+            return None  # the page has gone: its kernel's last replies are dropped without a word in the log
         v1 = self.selected_subprotocol == V1_PROTOCOL
         if message_type(message, v1) == "execute_input":
             return None  # the notebook's code stays on the server

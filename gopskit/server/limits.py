@@ -93,6 +93,16 @@ class Limits:
       reading) is disconnected instead of growing the server.
     * ``max_connections_per_kernel``: websockets open on one kernel (a page
       needs one).
+    * ``max_connections_per_client``: connections (HTTP and websockets) one
+      client may hold open at once; beyond, a connection is answered "too
+      many connections" and closed (see :mod:`.connections`). A browser
+      holds about six per server plus a websocket per open app.
+    * ``header_timeout_seconds``: how long a request may take to send its
+      headers and its body, and how long an idle connection is kept.
+    * ``max_body_bytes``: the largest request body (the apps send none).
+    * ``max_messages_per_second``: the steady pace of messages one page may
+      send its kernel (a dragged slider sends a few dozen a second); a page
+      beyond it, after a burst, is disconnected.
     """
 
     max_kernels: int | None = None
@@ -107,6 +117,10 @@ class Limits:
     max_pending_bytes: int = 32 << 20
     max_connections_per_kernel: int = 6
     pace_loopback: bool = False
+    max_connections_per_client: int = 64
+    header_timeout_seconds: int = 30
+    max_body_bytes: int = 1 << 20
+    max_messages_per_second: int = 100
 
     def __post_init__(self):
         if self.max_kernels is None:
@@ -123,6 +137,10 @@ class Limits:
         _check_whole("largest browser message", self.max_message_bytes, 1024, 1 << 30, "bytes")
         _check_whole("bytes waiting for one page", self.max_pending_bytes, 1 << 16, 1 << 32, "bytes")
         _check_whole("connections per kernel", self.max_connections_per_kernel, 1, 1000, "websockets")
+        _check_whole("connections per client", self.max_connections_per_client, 8, 100_000, "open connections")
+        _check_whole("time to send a request", self.header_timeout_seconds, 1, 3600, "seconds")
+        _check_whole("largest request body", self.max_body_bytes, 1024, 1 << 30, "bytes")
+        _check_whole("messages a page may send", self.max_messages_per_second, 10, 100_000, "a second")
 
     @property
     def freed_within_seconds(self) -> int:

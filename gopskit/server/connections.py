@@ -1,0 +1,290 @@
+"""The server's connections, bounded: per computer, in all, in time, in size, and by the name asked for.
+
+Voila listens with tornado's plain ``HTTPServer``, which takes every
+connection and keeps it: one computer on the classroom network could open a
+thousand idle connections (each says half a request and waits) and use up
+the server's open files. Then tornado can accept nothing more, the
+teacher's own page stops loading, and its loop retries the failing
+``accept`` without pause: measured, 60 % of a processor and 20 MB of
+tracebacks a second in the server's log until the connections are closed.
+A request body was read whole into memory before any handler saw it (up to
+100 MB each): eight connections of one computer made the server 720 MB
+larger. And the server answered a page asked for under any name, so a web
+page elsewhere could reach it through a name of its own that points here
+(DNS rebinding) and drive the apps in the teacher's browser.
+
+:func:`bound_connections` makes the Voila application listen with
+:class:`BoundedHTTPServer` instead:
+
+* at most ``max_connections_per_client`` connections from one computer at a
+  time (an IPv6 /64 is one computer, see :func:`~.kernels.client_key`; this
+  computer itself is exempt); beyond, the connection gets a short plain
+  answer (503) saying so, and is closed;
+* at most as many connections in all as the open-file limit leaves beside
+  the kernels' (the soft limit is first raised to the hard one);
+* when ``accept`` fails for want of files anyway, the server stops accepting
+  for half a second and says so once, instead of spinning;
+* a request has ``header_timeout_seconds`` to send its headers (and its body),
+  a connection with nothing to do is closed after that long, and a request
+  body may hold ``max_body_bytes`` (pages send none);
+* a request must name this server as browsers do: ``localhost``, an IP
+  address (a student's browser at ``http://192.168.1.20:8866``), this
+  computer's own name, or the address it listens on; any other name gets a
+  page saying which address to open.
+"""
+
+from __future__ import annotations
+
+import collections
+import errno
+import functools
+import logging
+import re
+import resource
+import socket
+
+from tornado import netutil
+from tornado.httpserver import HTTPServer
+from tornado.ioloop import IOLoop
+from tornado.routing import AnyMatches, HostMatches, Rule, RuleRouter
+from tornado.web import Application, RequestHandler
+
+from .kernels import client_key
+from .limits import LOOPBACK, Limits
+
+log = logging.getLogger("gopskit.server")
+
+#: Open files kept for the server itself (its log, its kernels' sockets, notebooks being read) ...
+RESERVED_FILES = 256
+#: ... and for each kernel it may run (the kernel's channels and their sockets).
+FILES_PER_KERNEL = 40
+#: How long the server stops accepting after running out of open files (seconds).
+ACCEPT_PAUSE = 0.5
+_OUT_OF_FILES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit; return the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if wanted > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):  # macOS refuses beyond kern.maxfilesperproc: keep the soft limit
+            pass
+    return soft
+
+
+def max_open_connections(open_files: int, max_kernels: int) -> int:
+    """Connections the server may hold at once, so that kernels and files always have room.
+
+    >>> max_open_connections(1024, 10)
+    368
+    >>> max_open_connections(1024, 46)
+    64
+    """
+    return max(64, open_files - RESERVED_FILES - FILES_PER_KERNEL * max_kernels)
+
+
+def _answer(status: str, text: str, retry_after: int) -> bytes:
+    body = text.encode("utf-8")
+    return (f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: {retry_after}\r\n"
+            f"Cache-Control: no-store\r\nConnection: close\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+class _CountedSocket(socket.socket):
+    """An accepted connection that tells the server when it is closed (tornado closes it exactly once)."""
+
+    _release = None
+
+    def close(self):
+        release, self._release = self._release, None
+        try:
+            super().close()
+        finally:
+            if release is not None:
+                release()
+
+
+class BoundedHTTPServer(HTTPServer):
+    """Tornado's HTTP server, holding a bounded number of connections per computer and in all.
+
+    Besides :class:`~tornado.httpserver.HTTPServer`'s own arguments:
+    ``per_client`` (connections one computer may hold; this computer itself
+    is exempt) and ``max_connections`` (in all).
+    """
+
+    def initialize(self, request_callback, *args, per_client: int = 64, max_connections: int = 1024, **kwargs):
+        super().initialize(request_callback, *args, **kwargs)
+        self.per_client, self.max_connections = per_client, max_connections
+        self.open_connections: collections.Counter[str] = collections.Counter()
+        self.refused_connections = 0
+        self.accept_pauses = 0
+
+    def open_total(self) -> int:
+        return sum(self.open_connections.values())
+
+    def add_sockets(self, sockets) -> None:
+        """Listen on ``sockets`` with :meth:`_accept` (tornado's loop, pausing when files run out)."""
+        for sock in sockets:
+            self._sockets[sock.fileno()] = sock
+            self._handlers[sock.fileno()] = self._watch(sock)
+
+    def _watch(self, sock: socket.socket):
+        loop = IOLoop.current()
+        loop.add_handler(sock, functools.partial(self._accept, sock), IOLoop.READ)
+
+        def remove_handler() -> None:  # tornado's stop() calls it (paused or not: removing twice is harmless)
+            loop.remove_handler(sock)
+
+        return remove_handler
+
+    def _accept(self, sock: socket.socket, fd, events) -> None:
+        for _ in range(netutil._DEFAULT_BACKLOG):
+            try:
+                connection, address = sock.accept()
+            except BlockingIOError:
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as failed:
+                if failed.errno not in _OUT_OF_FILES:
+                    raise
+                self._pause(sock, failed)
+                return
+            self._admit(connection, address)
+
+    def _pause(self, sock: socket.socket, failed: OSError) -> None:
+        """Out of open files: stop accepting for :data:`ACCEPT_PAUSE` seconds (one line in the log)."""
+        self.accept_pauses += 1
+        log.warning("gopskit: out of open files (%s, %d connections open); new connections wait %.1f s",
+                    failed.strerror, self.open_total(), ACCEPT_PAUSE)
+        loop = IOLoop.current()
+        loop.remove_handler(sock)
+
+        def resume() -> None:
+            if not self._stopped and sock.fileno() in self._sockets:
+                loop.add_handler(sock, functools.partial(self._accept, sock), IOLoop.READ)
+
+        loop.call_later(ACCEPT_PAUSE, resume)
+
+    def _admit(self, connection: socket.socket, address) -> None:
+        ip = address[0] if isinstance(address, tuple) and address else str(address)
+        key = client_key(ip)
+        if ip not in LOOPBACK and self.open_connections[key] >= self.per_client:
+            return self._refuse(connection, ip, _answer(
+                "503 Service Unavailable",
+                f"This computer has {self.per_client} connections open to the gopskit server, the most one "
+                "computer may have. Close some gopskit tabs, then reload this page.\n", retry_after=10))
+        if self.open_total() >= self.max_connections:
+            return self._refuse(connection, ip, _answer(
+                "503 Service Unavailable",
+                f"The gopskit server holds {self.max_connections} connections, all it can. "
+                "Wait a moment, then reload this page.\n", retry_after=10))
+        try:
+            counted = _CountedSocket(connection.family, connection.type, connection.proto, connection.detach())
+        except OSError:
+            connection.close()
+            return None
+        self.open_connections[key] += 1
+        counted._release = functools.partial(self._release, key)
+        return self._handle_connection(counted, address)
+
+    def _release(self, key: str) -> None:
+        self.open_connections[key] -= 1
+        if self.open_connections[key] <= 0:
+            del self.open_connections[key]
+
+    def _refuse(self, connection: socket.socket, ip: str, answer: bytes) -> None:
+        self.refused_connections += 1
+        if self.refused_connections in (1, 10, 100) or self.refused_connections % 1000 == 0:
+            log.warning("gopskit: refused a connection from %s (%d refused so far)", ip, self.refused_connections)
+        try:
+            connection.setblocking(False)
+            try:  # what the client already sent is read first: closing on unread data would reset the answer away
+                connection.recv(1 << 16)
+            except BlockingIOError:
+                pass
+            connection.send(answer)
+            connection.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        finally:
+            connection.close()
+
+
+def local_names(address: str | None = None) -> list[str]:
+    """The names a browser may call this server by: ``localhost``, this computer's names, the listen address."""
+    names = {"localhost", socket.gethostname()}
+    names.add(socket.gethostname().split(".")[0] + ".local")  # the name a school's mDNS gives
+    try:
+        names.add(socket.getfqdn())
+    except OSError:  # pragma: no cover - no resolver at all
+        pass
+    if address and address not in ("0.0.0.0", "::", ""):
+        names.add(address)
+    return sorted(n.lower() for n in names if n)
+
+
+def host_pattern(names: list[str]) -> str:
+    r"""The pattern of the names allowed in a request's ``Host``: ``names``, ``*.localhost`` and any IP address.
+
+    >>> import re
+    >>> allowed = re.compile(host_pattern(["localhost", "teacher-laptop"]))
+    >>> [bool(allowed.match(h)) for h in ("localhost", "192.168.1.20", "[fe80::1]", "teacher-laptop", "evil.example")]
+    [True, True, True, True, False]
+    """
+    spelled = "|".join(re.escape(n) for n in names)
+    return rf"^(?:{spelled}|[a-z0-9-]+\.localhost|\d{{1,3}}(?:\.\d{{1,3}}){{3}}|\[[0-9a-f:.]+\])$"
+
+
+class WrongHostHandler(RequestHandler):
+    """Every request that names another host: a page saying which address to open (421)."""
+
+    def initialize(self, names: list[str]) -> None:
+        self.names = names
+
+    def prepare(self) -> None:
+        from .handlers import refusal_page
+
+        self.set_status(421)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(refusal_page("Wrong address", [
+            "This gopskit server answers only at its own address: "
+            "http://localhost on the computer it runs on, its network address (numbers such as "
+            "http://192.168.1.20:8866) or the computer's name (" + ", ".join(self.names) + ").",
+            "Open the address your teacher wrote on the board.",
+        ], "/"))
+
+
+def guarded(app: Application, names: list[str]) -> RuleRouter:
+    """``app`` behind a check of each request's ``Host``: other names get :class:`WrongHostHandler`."""
+    refusal = Application([(r".*", WrongHostHandler, {"names": names})])
+    return RuleRouter([Rule(HostMatches(host_pattern(names)), app), Rule(AnyMatches(), refusal)])
+
+
+def server_options(limits: Limits, open_files: int) -> dict:
+    """The :class:`BoundedHTTPServer` arguments for ``limits`` on a process allowed ``open_files`` files."""
+    return {
+        "per_client": limits.max_connections_per_client,
+        "max_connections": max_open_connections(open_files, limits.max_kernels),
+        "idle_connection_timeout": limits.header_timeout_seconds,
+        "body_timeout": limits.header_timeout_seconds,
+        "max_body_size": limits.max_body_bytes,
+        # a websocket message is read whole into this buffer: room for the largest one allowed
+        "max_buffer_size": 2 * limits.max_message_bytes,
+    }
+
+
+def bound_connections(app: Application, limits: Limits) -> None:
+    """Make ``app.listen`` (what Voila calls) listen with a :class:`BoundedHTTPServer` under ``limits``."""
+
+    def listen(port: int, address: str | None = None, **kwargs) -> BoundedHTTPServer:
+        options = server_options(limits, raise_open_files_limit())
+        server = BoundedHTTPServer(guarded(app, local_names(address)), **options)
+        server.listen(port, address=address, **kwargs)
+        return server
+
+    app.listen = listen
