@@ -134,15 +134,20 @@ def _raj_ignoring_your_own_match(card):
     return sum(all(card <= o for o in ([] if x == y else [x, y])) for x, y in pairs) / len(pairs)
 
 
+def _linprog_result(payoffs, free_value=True):
+    """linprog's whole result for the maximin program (returned as it is: the slip of forgetting to unpack it)."""
+    A = np.asarray(payoffs, dtype=float)
+    m, n = A.shape
+    return linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-A.T, np.ones(n)], b_ub=np.zeros(n),
+                   A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0],
+                   bounds=[(0, None)] * m + [(None, None) if free_value else (0, None)], method="highs")
+
+
 def _lp(payoffs, sign=1.0, free_value=True):
     """The maximin linear program for scipy's linprog (``sign=-1``: the value's sign slip; ``free_value=False``:
     the default bounds slip, v >= 0)."""
-    A = np.asarray(payoffs, dtype=float)
-    m, n = A.shape
-    result = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-A.T, np.ones(n)], b_ub=np.zeros(n),
-                     A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0],
-                     bounds=[(0, None)] * m + [(None, None) if free_value else (0, None)], method="highs")
-    return sign * result.x[-1], result.x[:m]
+    result = _linprog_result(payoffs, free_value)
+    return sign * result.x[-1], result.x[:len(payoffs)]
 
 
 # checker name -> (worked answers, [(wrong answer, words the message must contain)])
@@ -176,11 +181,16 @@ CASES = {
         (0.3, "not indifferent"), (1.4, "not a probability"), ("0.2", "should be a probability")]),
     "check_endgame_value": ([1.4, 7 / 5], [
         (1, "guarantee with a pure bid"), (2, "hold you to"), (1.5, "not a midpoint"), (0, "favours you"),
-        (3, "not it")]),
+        (-1.4, "value to your opponent"), (0.2, "a probability from exercise 1 (the chance of bidding 2)"),
+        (0.8, "(the chance of bidding 3)"), (3, "not it")]),
     "check_linprog_solver": ([_lp], [
         (lambda A: _lp(A, sign=-1.0), "wrong sign"), (lambda A: _lp(A, free_value=False), "seen by your opponent your function failed"),
         (lambda A: (0.0, np.ones(len(A)) / len(A)), "guarantees only"), (lambda A: (0.0, np.ones(len(A))), "not a probability"),
-        (lambda A: 0.0, "failed"), (lambda A: (0.0, [1.0]), "expected a number and")]),
+        (lambda A: 0.0, "expected the pair (value, strategy)"), (lambda A: (0.0, [1.0]), "is not 3 probabilities"),
+        (lambda A: _lp(A)[::-1], "the order is (value, strategy)"),
+        (lambda A: (_lp(A)[0], np.r_[_lp(A)[1], _lp(A)[0]]), "one too many: the last entry of result.x is v"),
+        (lambda A: _linprog_result(A), "linprog's whole result"),
+        (lambda A: (0.0, np.full(len(A), np.nan)), "holds nan"), (lambda A: (np.nan, _lp(A)[1]), "not a number")]),
     "check_fictitious_play_bid": ([2, 2.0], [(3, "bidding 2 earns 1.80"), (1, "hold 2 and 3")]),
     "check_possible_bids": ([[1, 2], (2, 1), {1, 2}], [
         ([1, 2, 3], "is a tie"), ([1, 2, 4], "a 4 beats your 3"), ([1], "missed 2"), ([5], "not a card"),
@@ -195,7 +205,9 @@ CASES = {
         ({1: -9 / 4, 2: -53 / 20}, "weighted the positions equally"),
         ({1: (-5 / 2) / 10 + (-2) * 4 / 5, 2: (-7 / 2) / 10 + (-9 / 5) * 4 / 5}, "add up to 9/10, not 1"),
         ({1: 0, 2: 0}, "not worth 0"), ([1, 2], "should be a dict"),
-        ({1: -1.6}, "should be a dict"), ({1: "a", 2: 0}, "should be a dict")]),
+        ({1: -1.6}, "the value of bid 2 is missing"), ({1: "a", 2: 0}, 'the value of bid 1 is the text "a"'),
+        ({"1": -2, "2": -1.9}, 'the cards as numbers, 1 not "1"'),
+        ({1: -37 / 18, 2: -179 / 90, 3: 0}, "you do not hold a 3 on turn 2")]),
     "check_my_strategy": ([_copy, _beat_random], [(_beat_if_seat_one, "from seat 2"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                                   (_two_up, "trails the random bot"), (4, "should be a function"),
                                                   (_strongest, "exactly 0")]),
@@ -293,6 +305,13 @@ def test_the_student_notebooks_function_blanks_are_not_answered_yet():
 def test_the_linprog_slips_get_the_hint_that_fixes_them():
     assert "bounds (None, None)" in checks.check_linprog_solver(lambda A: _lp(A, free_value=False)).hint
     assert "minimise -v" in checks.check_linprog_solver(lambda A: _lp(A, sign=-1.0)).hint
+
+
+def test_a_linprog_solver_that_crashes_on_a_game_worth_zero_is_not_told_about_negative_values():
+    """The 3 x 3 turn is worth 0 (the LP may return it as -0.0 or -1e-17): a crash there is not a bounds slip."""
+    feedback = checks.check_linprog_solver(lambda A: 1 / 0)
+    assert feedback.status == "wrong" and "on the 3 x 3 turn your function failed (ZeroDivisionError" in feedback.message
+    assert "negative" not in feedback.hint and "value and the row player's probabilities" in feedback.hint
 
 
 def test_a_function_that_forgets_to_return_is_still_a_mistake():

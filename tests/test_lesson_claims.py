@@ -694,3 +694,57 @@ def test_lesson_5_no_sentence_says_overlapping_intervals_cannot_be_told_apart():
     for name in ("05-class-tournament.ipynb",):
         for path in (sync.TEACHER / name, sync.LESSONS / name):
             assert "intervals overlap, 10 deals cannot tell them apart" not in _text(sync.read(path))
+
+
+def test_lesson_1_ross_no_adaptive_strategy_beats_match_prize_against_the_random_bidder():
+    """Ross's stronger claim, for the point difference: the best reply to the random bidder over *all* strategies
+    (the exact best response over information states) wins exactly what match-prize wins."""
+    from gopskit.agents import make_agent
+    from gopskit.games.goofspiel import Goofspiel
+    from gopskit.solvers.cfr import agent_tree_exploitability
+
+    for n in (2, 3, 4):
+        best = agent_tree_exploitability(make_agent("random"), Goofspiel(num_cards=n))
+        lead = sum(Fraction(p * (2 * p - n - 1), n) for p in range(1, n + 1))  # card p on prize p
+        assert best == pytest.approx(float(lead), abs=1e-9)
+    assert "no cleverer strategy, not even one that counts the cards the opponent has left" in _text(_notebooks(1)["student"])
+
+
+def test_lessons_2_and_3_say_which_games_and_in_what_sense_learning_reaches_an_equilibrium():
+    """The minimax theorem and 'every equilibrium gives the value' are stated for (finite) two-player zero-sum games;
+    learning rules and CFR approach an equilibrium through their averages (exploitability to 0); CFR+'s proof is
+    cited with its correction; the security level is defined."""
+    for version in ("teacher", "student"):
+        two, three = _text(_notebooks(2)[version]), _text(_notebooks(3)[version])
+        assert "In zero-sum games every Nash equilibrium gives the value" not in two
+        assert "In two-player zero-sum games every Nash equilibrium gives the value" in two
+        assert "always exists in finite two-player zero-sum games" in two
+        assert "simple learning rules find the equilibrium" not in two and "approach an equilibrium" in two
+        assert "find the equilibrium by themselves" not in two and "*average* play" in two
+        assert "An equilibrium strategy only has to be good against best play" not in two
+        assert "**security level**" in two and "**maxmin**" in two and "coarse correlated" in two
+        assert "Its *average* strategy converges to an equilibrium." not in three
+        assert "In a two-player zero-sum game with perfect recall" in three and "in practice, gets there much faster" in three
+        assert "the same $O(1/\\sqrt T)$ bound is proved for it" not in three
+        assert "Revisiting CFR+ and alternating updates" in three and "Journal of Artificial Intelligence Research 64 (2019)" in three
+        assert "Econometrica 68 (2000)" in two and "regret matching+" in two
+
+
+def test_lesson_2_two_card_plan_table_is_called_a_plan_table_and_match_is_a_saddle_of_the_whole_game():
+    """Lesson 2 no longer calls the 2 x 2 plan table 'the whole of 2-card Gops': 2-card Gops has four pure strategies
+    (the first bid for each first prize). Matching the prize is still a saddle point among all four."""
+    first_bids = list(itertools.product((1, 2), repeat=2))  # (bid if prize 1 comes first, bid if prize 2 comes first)
+
+    def lead(mine, theirs):
+        total = 0.0
+        for first, second in ((1, 2), (2, 1)):
+            a, b = mine[first - 1], theirs[first - 1]
+            total += first * np.sign(a - b) + second * np.sign((3 - a) - (3 - b))
+        return total / 2
+
+    A = np.array([[lead(r, c) for c in first_bids] for r in first_bids])
+    match = first_bids.index((1, 2))
+    assert A.shape == (4, 4) and A[match].min() == 0 == A[:, match].max()
+    for version in ("teacher", "student"):
+        text = _text(_notebooks(2)[version])
+        assert "The whole of 2-card Gops is such a table" not in text and "table of the two 2-card plans" in text

@@ -103,6 +103,21 @@ def _as_values(answer):
     return None if None in keys or None in keys.values() else keys
 
 
+def _values_problem(answer, bids) -> str:
+    """What exactly is wrong with a malformed ``info_set_values`` (a clause to add to the message), or ""."""
+    if not isinstance(answer, dict):
+        return ""
+    for key, value in answer.items():
+        if isinstance(key, str):
+            return f": the keys are the cards as numbers, {bids[0]} not \"{key}\""
+        if as_int(key) not in bids:
+            return f": you do not hold a {describe(key)} on turn 2, only the {bids[0]} and the {bids[1]}"
+        if as_number(value) is None:
+            return f": the value of bid {as_int(key)} is {describe(value)}, not a number"
+    missing = [b for b in bids if b not in {as_int(k) for k in answer}]
+    return f": the value of bid {missing[0]} is missing" if missing else ""
+
+
 @checker(3, E4)
 def check_information_set_values(info_set_values):
     """Exercise 4: the value of each next bid at one information set (hidden bids, a mostly honest opponent)."""
@@ -113,7 +128,8 @@ def check_information_set_values(info_set_values):
     bids = sorted(truth.values)
     if answer is None or sorted(answer) != bids:
         return wrong(E4, f"info_set_values should be a dict with one number per card you hold, like "
-                         f"{{{bids[0]}: -1.5, {bids[1]}: 0.25}}; not {describe(info_set_values)}")
+                         f"{{{bids[0]}: -1.5, {bids[1]}: 0.25}}; not {describe(info_set_values)}"
+                         f"{_values_problem(info_set_values, bids)}")
     uniform = {b: sum(float(v[b]) for v in truth.per_position.values()) / len(truth.per_position) for b in bids}
     best = max(bids, key=lambda b: truth.values[b])
     belief = " and ".join(f"{t} with chance {chance}" for t, chance in truth.belief.items())
