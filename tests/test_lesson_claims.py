@@ -686,7 +686,9 @@ def test_lesson_3_formal_track_states_kuhn_and_cfr_with_their_hypotheses():
     text = _formal(3)
     assert "finite game with perfect recall" in text  # Kuhn's theorem
     assert "finite two-player zero-sum game with perfect recall" in text  # CFR's theorem
-    assert r"\Delta\,|\mathcal I|\sqrt{|A|}/\sqrt{T}" in text and "Tammelin, Burch, Johanson & Bowling 2015" in text
+    assert r"\Delta\,|\mathcal I|\sqrt{|A|}/\sqrt{T}" in text and "Tammelin, Burch, Johanson & Bowling (2015)" in text
+    # the 2015 proof of CFR+'s bound had a gap (alternating updates); the corrected proof is cited
+    assert "Farina, Kroer & Sandholm (2018)" in text and "Burch, Moravčík & Schmid (2019)" in text
     assert "2\\epsilon-Nash" not in text
 
 
@@ -748,3 +750,36 @@ def test_lesson_2_two_card_plan_table_is_called_a_plan_table_and_match_is_a_sadd
     for version in ("teacher", "student"):
         text = _text(_notebooks(2)[version])
         assert "The whole of 2-card Gops is such a table" not in text and "table of the two 2-card plans" in text
+
+
+def test_lesson_1_four_card_plans_only_a_mix_guarantees_the_value():
+    """'With four cards, only a mix of plans can guarantee you 0, what the game is worth': the plan game's value is 0
+    (own LP), every pure plan guarantees less, and the old 'the best plan is to mix' (best against what?) is gone."""
+    A = pure.plan_matrix(4).payoffs.astype(float)
+    assert np.allclose(A, -A.T) and _game_value(A) == pytest.approx(0, abs=1e-9) and A.min(axis=1).max() < 0
+    for version in ("teacher", "student"):
+        text = _text(_notebooks(1)[version])
+        assert "the best plan is to **mix**" not in text and "only a **mix** of plans can guarantee you 0" in text
+
+
+def test_lesson_3_the_cfr_bot_exploitability_printed_is_the_bots_own():
+    """Section 5 tells students the CFR bot can be beaten only by its tiny exploitability, 'printed above': the cell
+    prints the bot's own (the bot runs CFR+ longer than the lesson's solution), not only the lesson's solution's."""
+    from gopskit.agents import make_agent
+    from gopskit.solvers.cfr import agent_tree_exploitability
+
+    bot = agent_tree_exploitability(make_agent("cfr"), hidden.rules_for("hidden bids", num_cards=4))
+    assert 0 <= bot < 0.01
+    for version, nb in _notebooks(3).items():
+        assert "(up to the CFR bot's own tiny exploitability, printed above)" in _text(nb)
+    stored = _stored_output(_notebooks(3)["teacher"])
+    assert f"the CFR bot you play (the same method, run longer) can be beaten by {bot:.4f} points per hand" in stored
+
+
+@pytest.mark.parametrize("name", sorted(sync.teacher_notebooks(), key=str), ids=lambda p: p.name)
+def test_every_lesson_ends_its_formal_track_with_further_reading(name):
+    for nb in (sync.read(name), sync.read(sync.student_path(name))):
+        text = _text(nb)
+        assert "**References.**" in text and "**Further reading.**" in text
+        reading = text.split("**Further reading.**", 1)[1].split("\n\n", 1)[0]
+        assert re.search(r"\(([A-Z][A-Za-z ]+ Press|Springer), (19|20)\d\d\)", reading), reading
