@@ -154,12 +154,13 @@ def _lp(payoffs, sign=1.0, free_value=True):
 CASES = {
     "check_expected_points": ([8, 8.0, 40 / 5], [
         (4, "random opponent expects"), (7.5, "half of the 15"), (11, "ties as wins"), (10, "divides by 4"),
-        (15, "every point"), (12, "too high"), (2, "too low"), ("8", "should be a number"), (True, "should be a number")]),
+        (15, "every point"), (12, "too high"), (2, "too low"), (3, "thrown away on ties"), (40, "before dividing by 5"), ("8", "should be a number"), (True, "should be a number")]),
     "check_beats_match_prize": ([_beat], [
         (_beat_if_seat_one, "from seat 2"), (_copy, "only draw"), (_crash, "raised AttributeError"), (_no_return, "returned None"), (5, "should be a function"),
         (lambda o: max(o.legal_moves) + 1, "not a card in your hand"), (lambda o: min(o.legal_moves), "leads you")]),
     "check_best_reply_points": ([9, 9.0], [
         (15, "forgot the 6"), (21, "every point"), (5, "5-card"), (0, "can be beaten"), (7, "not it"),
+        (-6, "counts only the 6 you give up"), (14, "lead with 7 cards"),
         (9.5, "whole number")]),
     "check_backward_induction": ([_best_lead], [
         (lambda hand, prizes, their_bid: len(prizes) * (len(prizes) - 3) / 2, "should be 0, not -1"),
@@ -196,7 +197,7 @@ CASES = {
         ([1, 2, 3], "is a tie"), ([1, 2, 4], "a 4 beats your 3"), ([1], "missed 2"), ([5], "not a card"),
         (2, "should be a list")]),
     "check_blind_information_sets": ([1, 1.0], [(4, "could see the prize"), (24, "counts positions"),
-                                                (2, "not it"), ("one", "whole number")]),
+                                                (2, "not it"), ("one", "whole number"), (0, "at least one")]),
     "check_beats_honest": ([_beat], [(_beat_if_seat_one, "from seat 2"), (_copy, "only draw"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                      (lambda o: min(o.legal_moves), "you lose")]),
     "check_information_set_values": ([{1: -37 / 18, 2: -179 / 90}, {1.0: -2.056, 2: -1.989}], [
@@ -215,11 +216,12 @@ CASES = {
         (_hands_one, "+4.00 points a game from seat 1 but +1.50 from seat 2"), (_copy, "one-higher leads you"),
         (_no_return, "returned None"), (_beat, "only break even")]),
     "check_cleo_vs_ben": ([2.5, 5 / 2], [(5, "cleo's points"), (-2.5, "ben's lead"), (1, "not cleo's expected lead"),
-                                          ("2.5", "should be a number")]),
+                                          ("2.5", "should be a number"), (7.5, "cleo wins every turn but one"), (10, "cleo wins every turn and ben none"),
+                                          (0, "break even")]),
     "check_interval": ([_demo_interval(), _interval("t", 1)], [
         ((0, 1), "centred"), ((1, 0), "above the high end"), ("low", "two numbers"),
         (_interval(1.96, 1), "uses 1.96"), (_interval("t", 0), "without ddof=1"), (_interval(1.96, 0), "for two reasons")]),
-    "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule")]),
+    "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule"), ("no difference", "the tie rule does matter")]),
     "check_endgame": ([_ENDGAME, (*_ENDGAME[:2], [(1, 0), (0, 1)])], [
         ((_ENDGAME[1], _ENDGAME[0]), "swapped"), (([[10, 15], [16, 10]], [[0, 22], [21, 0]]), "rows and columns"),
         ((_ENDGAME[0], [[25, 21], [22, 0]]), "player 2 is in the middle, so scores 0"),

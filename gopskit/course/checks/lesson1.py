@@ -52,6 +52,9 @@ def check_expected_points(expected_points):
         float(exact.mine + exact.discarded): f"{x:g} counts the ties as wins, but a tied prize is thrown away",
         float(sum(p * (p - 1) for p in range(1, 6)) / 4): f"{x:g} divides by 4, but the random card is one of 5, the tied card included",
         15.0: "15 is every point in the game; match-prize loses some prizes and ties others",
+        float(exact.discarded): f"{x:g} is what is thrown away on ties; the question asks for match-prize's own points",
+        float(sum(p * (p - 1) for p in range(1, 6))): f"{x:g} is the sum of p(p - 1) before dividing by 5: each "
+                                                      "chance (p - 1)/5 has the 5 below the line",
     }
     for value, message in known.items():
         if _close(x, value):
@@ -106,6 +109,8 @@ def check_best_reply_points(best_reply_points):
         21: "21 is every point; nobody can win the 6 against match-prize, who bids a 6 on it",
         5: "5 is the answer for 5-card Gops; the question is about 6 cards",
         0: "match-prize can be beaten: win each small prize with a card one higher",
+        -6: "-6 counts only the 6 you give up; add the prizes 1 to 5 you take with a card one higher",
+        14: "14 is the lead with 7 cards; the question is about 6 cards",
     }
     if x in messages:
         if messages[x] is None:

@@ -53,6 +53,9 @@ def check_blind_information_sets(blind_sets):
     if count == visible:
         return wrong(E2, f"{visible} would be right if you could see the prize, but in Blind Goofspiel the prize is "
                          "turned after the bids", "what differs between the deals, from where you sit?")
+    if count <= 0:
+        return wrong(E2, f"{count} cannot be: every position where you bid lies in some information set, so there is "
+                         "at least one", "what do you see before your first bid?")
     if count in (16, 24):
         return wrong(E2, f"{count} counts positions of the game, not what you can tell apart",
                      "an information set groups every position that looks the same to you")

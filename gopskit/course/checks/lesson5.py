@@ -149,6 +149,13 @@ def check_cleo_vs_ben(cleo_lead):
         return wrong(E3, f"{value:g} is cleo's points a game, not her lead", "subtract ben's points")
     if abs(value - 5.0) < 0.01 or abs(value - 10 / 3) < 0.01:
         return wrong(E3, f"{value:g} is not it: ben does win a turn", "on turn 3, cleo has 2 left, ben still has his 4")
+    if abs(value - 7.5) < 0.01 or abs(value - 10) < 0.01:
+        return wrong(E3, f"{value:g} would mean cleo wins every turn{' but one' if value < 10 else ''} and ben none, as "
+                         "if the highest card always won: ben's 4 takes turn 3 from her 2, and turn 4 is a tie",
+                     "write ben's bids too: 3, then 2, then 4, then 1")
+    if abs(value) < 0.01:
+        return wrong(E3, "0 would mean they break even, but their bids differ on three of the four turns",
+                     "write down both players' four bids turn by turn and see who wins each")
     return wrong(E3, f"{value:g} is not cleo's expected lead",
                  "write down both players' four bids turn by turn; every turn's prize is 2.5 on average")
 
