@@ -730,6 +730,9 @@ def test_lessons_2_and_3_say_which_games_and_in_what_sense_learning_reaches_an_e
         assert "the same $O(1/\\sqrt T)$ bound is proved for it" not in three
         assert "Revisiting CFR+ and alternating updates" in three and "Journal of Artificial Intelligence Research 64 (2019)" in three
         assert "Econometrica 68 (2000)" in two and "regret matching+" in two
+        assert "the equilibrium of the open game does it nearly as often" not in three
+        assert "the equilibrium CFR+ finds for the open game does it nearly as often" in three
+        assert "is a *behavioural* strategy (lesson 3)" in two
 
 
 def test_lesson_2_two_card_plan_table_is_called_a_plan_table_and_match_is_a_saddle_of_the_whole_game():
