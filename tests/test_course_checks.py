@@ -392,3 +392,17 @@ def test_lesson1_exercise3_states_the_formula_with_its_range():
 def test_lesson3_exercise4_says_the_belief_decides():
     message = checks.check_information_set_values({1: -37 / 18, 2: -179 / 90}).message
     assert "bid 2 is worth -1.989" in message and "the belief decides" in message
+
+
+def test_a_number_written_as_text_is_told_to_drop_the_quotes():
+    """'1/5' in quotes is text, not a number: the message says so, for every exercise that wants a number."""
+    cases = [(checks.check_expected_points, "8"), (checks.check_best_reply_points, "9"), (checks.check_endgame_mix, "1/5"),
+             (checks.check_endgame_value, "7/5"), (checks.check_fictitious_play_bid, "2"),
+             (checks.check_blind_information_sets, "1"), (checks.check_cleo_vs_ben, "2.5"),
+             (checks.check_interval, ("-0.62", "0.52"))]
+    for checker, answer in cases:
+        feedback = checker(answer)
+        assert feedback.status == "wrong" and "without quotes" in feedback.message, f"{checker.__name__}: {feedback}"
+    # text that is no number, and text where text is wanted, get no such advice
+    assert "without quotes" not in checks.check_endgame_mix("half").message
+    assert "without quotes" not in checks.check_tie_rule("8").message

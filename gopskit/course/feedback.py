@@ -139,6 +139,29 @@ def as_card_list(answer) -> list[int] | None:
     return None if any(v is None for v in values) else sorted(values)
 
 
+def quoted_number_note(answer) -> str:
+    """A clause for a number written as text (``"1/5"``, ``("-0.6", "0.5")``): say to drop the quotes; else "".
+
+    >>> quoted_number_note("1/5"), quoted_number_note("carry")
+    (' (that is text: write the number without quotes, 1/5)', '')
+    """
+    texts = [answer] if isinstance(answer, str) else list(answer) if isinstance(answer, (list, tuple)) else []
+    if not texts or not all(isinstance(t, str) and _parses_as_number(t) for t in texts):
+        return ""
+    shown = ", ".join(t.strip() for t in texts)
+    return f" (that is text: write the number{'s' if len(texts) > 1 else ''} without quotes, {shown})"
+
+
+def _parses_as_number(text: str) -> bool:
+    from fractions import Fraction
+
+    try:
+        Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
+
+
 def describe(answer) -> str:
     """A short description of a value for feedback: ``'the text "4"'``, ``'3.5'``."""
     if isinstance(answer, str):
@@ -149,4 +172,5 @@ def describe(answer) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-__all__ = ["Feedback", "as_card_list", "as_int", "as_number", "correct", "describe", "is_blank", "is_blank_function", "not_answered", "wrong"]
+__all__ = ["Feedback", "as_card_list", "as_int", "as_number", "correct", "describe", "is_blank", "is_blank_function", "not_answered",
+           "quoted_number_note", "wrong"]

@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from ...errors import AgentError
-from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
+from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, quoted_number_note, wrong
 from ..pure import best_response, lead_against, lead_against_match_prize, plan_label, plan_matrix, points_against_random, strictly_dominated_plans
 from ..strategies import SEAT_HINT, seat_leads, strategy_problem
 from ._registry import checker
@@ -41,7 +41,7 @@ def check_expected_points(expected_points):
         return not_answered(E1, "expected_points")
     x = as_number(expected_points)
     if x is None:
-        return wrong(E1, f"expected_points should be a number of points, not {describe(expected_points)}")
+        return wrong(E1, f"expected_points should be a number of points, not {describe(expected_points)}{quoted_number_note(expected_points)}")
     exact = points_against_random(range(1, 6))
     known = {
         float(exact.mine): None,
@@ -102,7 +102,7 @@ def check_best_reply_points(best_reply_points):
         return not_answered(E3, "best_reply_points")
     x = as_int(best_reply_points)
     if x is None:
-        return wrong(E3, f"best_reply_points should be a whole number of points, not {describe(best_reply_points)}")
+        return wrong(E3, f"best_reply_points should be a whole number of points, not {describe(best_reply_points)}{quoted_number_note(best_reply_points)}")
     messages = {
         9: None,
         15: "15 wins prizes 1 to 5, but you forgot the 6: match-prize bids the 6 on it and takes it (15 - 6 = 9)",

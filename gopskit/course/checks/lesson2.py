@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
+from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, quoted_number_note, wrong
 from ..mixed import endgame, lp_game, solve_two_by_two
 from ...solvers.matrix import maximin_minimax, solve_zero_sum
 from ._registry import checker
@@ -22,7 +22,7 @@ def _probability(answer, name, exercise):
         return None, not_answered(exercise, name)
     x = as_number(answer)
     if x is None:
-        return None, wrong(exercise, f"{name} should be a probability, a number such as 0.35, not {describe(answer)}")
+        return None, wrong(exercise, f"{name} should be a probability, a number such as 0.35, not {describe(answer)}{quoted_number_note(answer)}")
     if not 0 <= x <= 1:
         return None, wrong(exercise, f"{x:g} is not a probability: a probability lies between 0 and 1")
     return x, None
@@ -61,7 +61,7 @@ def check_endgame_value(endgame_value):
         return not_answered(E2, "endgame_value")
     x = as_number(endgame_value)
     if x is None:
-        return wrong(E2, f"endgame_value should be a number of points, not {describe(endgame_value)}")
+        return wrong(E2, f"endgame_value should be a number of points, not {describe(endgame_value)}{quoted_number_note(endgame_value)}")
     value = float(solve_two_by_two(endgame().payoffs).value)
     pure_low, pure_high = maximin_minimax(endgame().payoffs)
     if _close(x, value):
@@ -182,7 +182,7 @@ def check_fictitious_play_bid(next_bid):
     bid = as_int(next_bid)
     if bid not in game.row_labels:
         return wrong(E4, f"in the endgame you hold {game.row_labels[0]} and {game.row_labels[1]}: "
-                         f"answer one of them, not {describe(next_bid)}")
+                         f"answer one of them, not {describe(next_bid)}{quoted_number_note(next_bid)}")
     frequencies = np.array([FP_COUNTS[c] for c in game.col_labels], dtype=float)
     frequencies /= frequencies.sum()
     earnings = game.payoffs @ frequencies

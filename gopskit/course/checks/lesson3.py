@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...errors import AgentError
-from ..feedback import as_card_list, as_int, as_number, correct, describe, is_blank, not_answered, wrong
+from ..feedback import as_card_list, as_int, as_number, correct, describe, is_blank, not_answered, quoted_number_note, wrong
 from ..hidden import INFOSET_EXERCISE, first_turn_information_sets, information_set_values, possible_bids
 from ..strategies import SEAT_HINT, seat_leads, strategy_problem
 from ._registry import checker
@@ -44,7 +44,7 @@ def check_blind_information_sets(blind_sets):
         return not_answered(E2, "blind_sets")
     count = as_int(blind_sets)
     if count is None:
-        return wrong(E2, f"blind_sets should be a whole number, not {describe(blind_sets)}")
+        return wrong(E2, f"blind_sets should be a whole number, not {describe(blind_sets)}{quoted_number_note(blind_sets)}")
     truth = first_turn_information_sets("blind")
     visible = first_turn_information_sets("hidden bids")
     if count == truth:
