@@ -466,6 +466,8 @@ def test_lesson4_security_levels_are_not_equilibria_as_the_formal_track_says():
     (mixed_eq,) = [e for e in equilibria if 0 < e.row_strategy[0] < 1]
     assert np.isclose(mixed_eq.row_payoff, float(level1)) and np.isclose(mixed_eq.col_payoff, float(level2))
     assert not np.isclose(mixed_eq.row_strategy[0], float(p_safe)) and not np.isclose(mixed_eq.col_strategy[0], float(q_safe))
+    pure_payoffs = sorted((round(e.row_payoff), round(e.col_payoff)) for e in equilibria if max(e.row_strategy) == 1)
+    assert pure_payoffs == [(15, 22), (16, 21)]
     shown = _output(_cells(L4), "safe1, safe2")
     assert (f"player 1 can guarantee {float(level1):.2f}, bidding high first with probability {float(p_safe):.2f}; "
             f"player 2 can guarantee {float(level2):.2f}, with {float(q_safe):.2f}") in shown
@@ -473,6 +475,7 @@ def test_lesson4_security_levels_are_not_equilibria_as_the_formal_track_says():
     for teacher in (True, False):
         text = _text(L4, teacher)
         assert "**Security levels are not equilibria.**" in text
+        assert "the pure ones pay 16 or 15 to player 1 and 21 or 22 to player 2" in text
         for fraction in ("$140/11$ and $462/43$", "$22/43$ and $6/11$", "$5/11$ and $21/43$"):
             assert fraction in text
 
