@@ -80,6 +80,25 @@ def test_distance_from_equilibrium():
     assert classroom.distance_from_equilibrium(lambda o: o.prize and None).status == "wrong"  # forgets the card
 
 
+def test_distance_from_equilibrium_of_a_strategy_that_mixes_is_a_note_not_a_wrong_number():
+    """Lesson 5 invites students to mix (import random). One draw of such a function's bids is a different, fixed
+    strategy: uniform random bidding's exploitability is 2.5 (what match-prize wins against it), but measuring one draw
+    per position gave about 5.6. The kit now says it cannot measure a mixing strategy exactly, in a neutral note."""
+    import random
+
+    from gopskit.course.pure import points_against_random
+
+    rng = random.Random(7)
+
+    def mixes(observation):
+        return rng.choice(observation.legal_moves)
+
+    note = classroom.distance_from_equilibrium(mixes)
+    assert not isinstance(note, float) and note.status == "note" and "uses randomness" in note.message
+    assert "Note" in note._repr_html_() and not note
+    assert float(points_against_random(range(1, 5)).difference) == pytest.approx(2.5)  # the true exploitability
+
+
 def test_submit_and_class_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("GOPSKIT_CLASS_FOLDER", str(tmp_path / "class"))
     folder = classroom.class_folder()

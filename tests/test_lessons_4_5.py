@@ -492,3 +492,4 @@ def test_lessons_4_and_5_qualify_zero_sum_and_equilibrium_claims():
         assert "*exploit* is how far it is from the equilibrium" not in five
         assert "unless it is an equilibrium (lesson 2)" not in five and "unless it is an equilibrium strategy" in five
         assert "**general-sum** otherwise (Gops for three" in five and "**constant-sum**" in five
+        assert "for one that uses randomness it says so instead of printing a number" in five

@@ -15,7 +15,8 @@ this module gives the lesson its few steps:
   (``gopskit/data/lesson5-demo-tournament.json``, written by
   ``python -m gopskit.course.classroom``; a test replays its games);
 * :func:`class_tournament`: every file in the class folder against the bots;
-* :func:`distance_from_equilibrium`: a strategy's exploitability, exactly.
+* :func:`distance_from_equilibrium`: a strategy's exploitability, exactly (a note instead
+  for one that uses randomness).
 
 >>> sorted(EXAMPLES)
 ['ada', 'ben', 'cleo']
@@ -35,7 +36,7 @@ from ..arena.tournament import Tournament
 from ..errors import GopsError
 from ..games.goofspiel import Goofspiel
 from .feedback import Feedback, is_blank
-from .strategies import FunctionAgent
+from .strategies import FunctionAgent, NotDeterministic, _DeterministicOpponent
 
 NUM_CARDS = 4
 DEMO_BOTS = ("random", "match-prize", "one-higher", "adaptive", "equilibrium")
@@ -218,13 +219,10 @@ def most_opponents_beaten(results) -> list[str]:
     return sorted(row["name"] for row in ranking if row["opponents_beaten"] == best)
 
 
-class _DeterministicFunction(FunctionAgent):
-    """A student's function asked for its policy: the one card it bids (it must not use randomness)."""
+class _DeterministicFunction(_DeterministicOpponent):
+    """A student's function asked for its policy: the one card it bids (asked twice: two answers mean randomness)."""
 
     classifier = {**FunctionAgent.classifier, "stochastic": False}
-
-    def policy(self, observation):
-        return {self.act(observation): 1.0}
 
 
 def bot_distances(bots=LESSON1_BOTS, num_cards: int = NUM_CARDS) -> dict[str, float]:
@@ -235,12 +233,20 @@ def bot_distances(bots=LESSON1_BOTS, num_cards: int = NUM_CARDS) -> dict[str, fl
     return {name: agent_exploitability(make_agent(name), num_cards=num_cards).exploitability for name in bots}
 
 
+RANDOM_STRATEGY_NOTE = ("your strategy uses randomness (asked twice in one position, it bid two different cards), so "
+                        "the kit cannot list its bids to compute its exploitability exactly; treating one draw as "
+                        "its rule would measure a different, fixed strategy. Mixing is allowed: the tournament plays "
+                        "it as it is")
+
+
 def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
-    """What a perfect opponent who knows ``strategy`` wins against it per hand (0: an equilibrium).
+    """What a perfect opponent who knows ``strategy`` wins against it per hand (0: an equilibrium strategy).
 
     Exact (:func:`gopskit.solvers.exploit.agent_exploitability`) for a
     strategy that does not use randomness; up to 5 cards. A blank or broken
-    strategy gives a sentence instead of a number.
+    strategy gives a sentence instead of a number, and so does one that uses
+    randomness (asked twice in one position it answers differently): one
+    draw of its bids would be a different, fixed strategy.
     """
     from ..solvers.exploit import agent_exploitability
 
@@ -248,6 +254,8 @@ def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
         return Feedback("Distance", "blank", "write your strategy function first")
     try:
         return agent_exploitability(_DeterministicFunction(strategy), num_cards=num_cards).exploitability
+    except NotDeterministic:
+        return Feedback("Distance", "note", RANDOM_STRATEGY_NOTE)
     except GopsError as exc:
         return Feedback("Distance", "wrong", f"your strategy could not be measured: {exc}")
 

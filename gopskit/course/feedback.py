@@ -30,8 +30,9 @@ BLANK_HINT = "replace the ... with your answer and run the cell again"
 class Feedback:
     """The verdict on one answer.
 
-    ``status`` is ``"correct"``, ``"wrong"`` or ``"blank"`` (not answered
-    yet); ``message`` says what is right or wrong about the answer; ``hint``
+    ``status`` is ``"correct"``, ``"wrong"``, ``"blank"`` (not answered
+    yet) or ``"note"`` (nothing wrong, but no verdict or number can be given);
+    ``message`` says what is right or wrong about the answer; ``hint``
     (optional) suggests where to look next.
     """
 
@@ -49,7 +50,7 @@ class Feedback:
 
     def text(self) -> str:
         """The feedback as plain text (what ``repr`` and ``print`` show)."""
-        verdict = {"correct": "correct.", "wrong": "not yet.", "blank": "not answered yet:"}[self.status]
+        verdict = {"correct": "correct.", "wrong": "not yet.", "blank": "not answered yet:", "note": "note:"}[self.status]
         line = f"{self.exercise}: {verdict} {self.message}"
         return line + (f"\n  Hint: {self.hint}" if self.hint else "")
 
@@ -60,9 +61,9 @@ class Feedback:
 
     def _repr_html_(self) -> str:
         colour, mark = {"correct": ("#009E73", "&#10004;"), "wrong": ("#D55E00", "&#10008;"),
-                        "blank": ("#0072B2", "&#9998;")}[self.status]
+                        "blank": ("#0072B2", "&#9998;"), "note": ("#56B4E9", "&#8505;")}[self.status]
         hint = f'<div style="margin-top:4px"><b>Hint:</b> {escape(self.hint)}</div>' if self.hint else ""
-        verdict = {"correct": "Correct", "wrong": "Not yet", "blank": "Not answered yet"}[self.status]
+        verdict = {"correct": "Correct", "wrong": "Not yet", "blank": "Not answered yet", "note": "Note"}[self.status]
         return (f'<div class="gopskit-feedback gopskit-feedback-{self.status}" style="border-left:6px solid {colour};'
                 f'padding:6px 10px;margin:4px 0;background:#f7f7f7;font-size:15px">'
                 f'<b style="color:{colour}">{mark} {escape(self.exercise)}: {verdict}.</b> '

@@ -203,8 +203,8 @@ class Lead(NamedTuple):
                 f"(95% interval {self.low:+.2f} to {self.high:+.2f})")
 
 
-class _NotDeterministic(Exception):
-    """The strategy gave two different cards in the same position."""
+class NotDeterministic(Exception):
+    """The strategy gave two different cards in the same position: it uses randomness."""
 
 
 class _DeterministicOpponent(FunctionAgent):
@@ -213,7 +213,7 @@ class _DeterministicOpponent(FunctionAgent):
     def policy(self, observation):
         card = self.act(observation)
         if self.act(observation) != card:
-            raise _NotDeterministic
+            raise NotDeterministic
         return {card: 1.0}
 
 
@@ -246,7 +246,7 @@ def exact_lead(strategy, opponent="random", num_cards: int = 4, *, seat: int = 0
     rules, agent, other = _seated(strategy, opponent, num_cards, seat, options)
     try:
         return _enumerated(rules, agent, other, seat)
-    except _NotDeterministic:
+    except NotDeterministic:
         diff = _sampled(rules, agent, other, seat, games, seed)
         row = mean_interval(diff)
         return Lead(row["mean"], row["low"], row["high"], False, games)
@@ -303,7 +303,7 @@ def seat_leads(strategy, opponent="random", num_cards: int = 4, *, games: int = 
         rules, agent, other = _seated(strategy, opponent, num_cards, seat, options)
         try:
             leads.append(_enumerated(rules, agent, other, seat))
-        except _NotDeterministic:
+        except NotDeterministic:
             leads.append(None)
             samples.append((rules, agent, other, seat))
     if not samples:
@@ -377,7 +377,7 @@ def _walk(state, agent, other, seat: int = 0) -> float:
     seen = state.observation(seat)
     mine = agent.act(seen)
     if agent.act(seen) != mine:
-        raise _NotDeterministic
+        raise NotDeterministic
     value = 0.0
     for card, probability in other.policy(state.observation(1 - seat)).items():
         if probability > 0:
@@ -387,5 +387,5 @@ def _walk(state, agent, other, seat: int = 0) -> float:
     return value
 
 
-__all__ = ["FunctionAgent", "Lead", "SEAT_HINT", "SEATS", "SeatLeads", "TrialTable", "as_agent", "exact_lead",
+__all__ = ["FunctionAgent", "Lead", "NotDeterministic", "SEAT_HINT", "SEATS", "SeatLeads", "TrialTable", "as_agent", "exact_lead",
            "seat_leads", "strategy_problem", "trial", "try_against"]
