@@ -323,7 +323,10 @@ def test_lesson_1_exercise_4_greedy_high_values_are_the_engine_best_reply():
         cards = tuple(range(1, n + 1))
         assert float(pure.lead_against(cards, cards, greedy)) == pytest.approx(pure.best_response("greedy-high", n).value)
         assert pure.lead_against(cards, cards, lambda p, prizes: p) == pure.lead_against_match_prize(cards, cards)
-    assert "Against greedy-high the full 5-card game is worth 9.01" in _text(_notebooks(1)["teacher"])
+    # an expected lead against a fixed bot, not "what the game is worth" (lesson 2's value of the game is 0)
+    assert "Against greedy-high the best expected lead over the full 5-card game is 9.01" in _text(_notebooks(1)["teacher"])
+    for version, nb in _notebooks(1).items():
+        assert "full 5-card game is worth" not in _text(nb) and "lesson 2's *value of a game* is another thing" in _text(nb)
     assert f"{pure.best_response('greedy-high', 5).value:.2f}" == "9.01"
 
 
