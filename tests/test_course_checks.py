@@ -176,7 +176,8 @@ CASES = {
         (["321", "123"], "123 is not strictly dominated"), ([], "missed plan 321"), (["132"], "132 is not strictly"),
         (["321", "231"], "231 is only weakly dominated: 123 scores at least as much"),
         (["321", "312"], "312 is only weakly dominated: 132 scores at least as much"),
-        (["999"], "not a plan")]),
+        (["999"], "not a plan"), ("321, 231", "make a list of strings, such as ['321', '231']"),
+        (["3,2,1"], 'write one plan\'s cards together, such as "321"')]),
     "check_endgame_mix": ([0.2, 1 / 5], [
         (0.8, "chance of bidding 3"), (0.6, "opponent's"), (0.4, "opponent's"), (0.5, "50-50"),
         (0.3, "not indifferent"), (1.4, "not a probability"), ("0.2", "should be a probability")]),
@@ -227,7 +228,8 @@ CASES = {
         ((_ENDGAME[0], [[25, 21], [22, 0]]), "player 2 is in the middle, so scores 0"),
         (([[10, 17], [15, 10]], _ENDGAME[1]), "and player 1 scores 16"), ("AB", "2 x 2 table"),
         ((*_ENDGAME[:2], [(0, 1)]), "you missed (1, 0)"), ((*_ENDGAME[:2], [(0, 1), (1, 0), (1, 1)]), "(1, 1) is not stable"),
-        ((*_ENDGAME[:2], "01"), "list of cells")]),
+        ((*_ENDGAME[:2], "01"), "list of cells"), ((*_ENDGAME[:2], [(1, 2), (2, 1)]), "numbered from 0"),
+        ((*_ENDGAME[:2], [("high", "low"), ("low", "high")]), "0 for high first and 1 for low first")]),
     "check_beats_queen": ([[2, 3, 4, 6], (6, 4, 3, 2), {2, 3, 4, 6}], [
         ([2, 3, 4], "missed 6"), ([2, 3, 4, 6, 5], "5 does not beat the Queen"), ([12], "not one of the other"),
         ([2, 3, 4, 6, 11], "not one of the other"), ("2346", "should be a list")]),

@@ -253,6 +253,16 @@ def _not_strictly_dominated(game, label: str) -> str:
             f"scores {_signed(A[k, j])} against {game.col_labels[j]}, where {label} scores {_signed(row[j])}")
 
 
+def _plan_form(label: str) -> str:
+    """For a label with separators in it: how to write one plan, or several (a clause to add), else ""."""
+    parts = [part for part in label.replace(";", ",").replace(" ", ",").split(",") if part]
+    if len(parts) < 2:
+        return ""
+    if all(len(part) == 1 for part in parts):
+        return f": write one plan's cards together, such as \"{''.join(parts)}\""
+    return f": to name several plans, make a list of strings, such as {parts}"
+
+
 @checker(1, E5)
 def check_dominated_plans(dominated):
     """Exercise 5: the strictly dominated plans of 3-card plan Gops."""
@@ -266,7 +276,7 @@ def check_dominated_plans(dominated):
     unknown = [label for label in labels if label not in plans]
     if unknown:
         return wrong(E5, f"{', '.join(unknown)} is not a plan of 3-card Gops; a plan lists the card bid on prizes "
-                         f"1, 2, 3, each card once: {', '.join(plans)}")
+                         f"1, 2, 3, each card once: {', '.join(plans)}{_plan_form(unknown[0])}")
     truth = strictly_dominated_plans(3)
     extra = [label for label in labels if label not in truth]
     missing = [label for label in truth if label not in labels]

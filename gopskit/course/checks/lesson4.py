@@ -77,6 +77,19 @@ def _as_cells(answer) -> list[tuple[int, int]] | None:
     return sorted(set(cells))
 
 
+def _cells_problem(answer) -> str:
+    """What exactly is wrong with a malformed ``stable`` (a clause to add to the message), or ""."""
+    if isinstance(answer, (str, bytes, dict)) or not hasattr(answer, "__iter__"):
+        return ""
+    cells = [cell for cell in answer if not isinstance(cell, (str, bytes)) and hasattr(cell, "__len__") and len(cell) == 2]
+    if any(isinstance(v, str) for cell in cells for v in cell):
+        return ": write each cell as two numbers, 0 for high first and 1 for low first, such as (0, 1)"
+    numbers = [as_int(v) for cell in cells for v in cell]
+    if cells and None not in numbers and max(numbers) == 2 and min(numbers) >= 1:
+        return ": rows and columns are numbered from 0, so the four cells are (0, 0), (0, 1), (1, 0) and (1, 1)"
+    return ""
+
+
 def _stable_cells(A: np.ndarray, B: np.ndarray) -> list[tuple[int, int]]:
     """The cells where neither player gains by switching alone (pure Nash equilibria)."""
     return [(i, j) for i, j in itertools.product(range(2), repeat=2)
@@ -124,7 +137,8 @@ def check_endgame(A, B=None, stable=None):
         return Feedback(E2, "blank", "A and B are right. `stable` still holds the placeholder `...`", BLANK_HINT)
     cells = _as_cells(stable)
     if cells is None:
-        return wrong(E2, f"stable should be a list of cells (row, column) such as [(0, 0)], not {describe(stable)}")
+        return wrong(E2, f"stable should be a list of cells (row, column) such as [(0, 0)], not {describe(stable)}"
+                         f"{_cells_problem(stable)}")
     truth = _stable_cells(true_a, true_b)
     for i, j in cells:
         if (i, j) not in truth:
