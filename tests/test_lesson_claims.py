@@ -715,6 +715,36 @@ def test_lesson_1_ross_no_adaptive_strategy_beats_match_prize_against_the_random
     assert "no cleverer strategy, not even one that counts the cards the opponent has left" in _text(_notebooks(1)["student"])
 
 
+def _best_against_random(n: int, own_points: bool) -> Fraction:
+    """The best any strategy (it sees both hands, so it may count cards) expects against a uniformly random bidder,
+    by its own backward induction: own points won, or points won minus lost."""
+
+    @functools.lru_cache(maxsize=None)
+    def value(mine: tuple, theirs: tuple, prizes: tuple) -> Fraction:
+        if not prizes:
+            return Fraction(0)
+        total = Fraction(0)
+        for p in prizes:
+            rest = tuple(q for q in prizes if q != p)
+            total += max(sum(Fraction(1, len(theirs)) * ((p if b > c else 0 if own_points or b == c else -p)
+                                                        + value(tuple(x for x in mine if x != b),
+                                                                tuple(x for x in theirs if x != c), rest))
+                             for c in theirs) for b in mine)
+        return total / len(prizes)
+
+    cards = tuple(range(1, n + 1))
+    return value(cards, cards, cards)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_lesson_1_ross_holds_for_points_won_and_for_the_lead_by_independent_backward_induction(n):
+    """'No cleverer strategy does better against a random bidder': true both for the points match-prize wins
+    (section 3, exercise 1) and for its lead, checked by a backward induction that shares no code with the kit."""
+    exact = pure.points_against_random(range(1, n + 1))
+    assert _best_against_random(n, own_points=True) == exact.mine
+    assert _best_against_random(n, own_points=False) == exact.difference
+
+
 def test_lessons_2_and_3_say_which_games_and_in_what_sense_learning_reaches_an_equilibrium():
     """The minimax theorem and 'every equilibrium gives the value' are stated for (finite) two-player zero-sum games;
     learning rules and CFR approach an equilibrium through their averages (exploitability to 0); CFR+'s proof is
