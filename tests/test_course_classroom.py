@@ -124,3 +124,52 @@ def test_class_tournament_runs_the_folder(tmp_path):
     results = classroom.class_tournament(tmp_path, bots=["random"], games=2)
     assert sorted(results.names) == ["ada", "random"] and len(results.games) == 4
     assert results.exploitability["ada"] == pytest.approx(4.0)
+
+
+def _steady(observation):
+    return observation.prize
+
+
+def _strongest(observation):
+    return max(observation.legal_moves)
+
+
+def _forgets(observation):
+    observation.prize  # noqa: B018 - written, but forgets to return a card
+
+
+@pytest.mark.parametrize("name, words", [
+    ("x" * 300, "at most 40"),  # was an OSError traceback (file name too long)
+    ("_secret", "skipped by the tournament"),  # was 'saved', then never played: the tournament skips _*.py
+    ("random", "one of the kit's bots"), ("Equilibrium", "one of the kit's bots"), ("match_prize", "one of the kit's bots"),
+    ("nul", "Windows keeps for a device"),
+])
+def test_a_name_the_tournament_cannot_use_is_refused_with_the_reason(tmp_path, name, words):
+    verdict = classroom.submit(_steady, name, tmp_path)
+    assert verdict.status == "wrong" and words in verdict.message and "alice" in verdict.hint
+    assert not list(tmp_path.iterdir())  # nothing half-saved
+
+
+def test_a_name_that_differs_only_in_capitals_from_a_submission_is_refused(tmp_path):
+    assert classroom.submit(_steady, "alice", tmp_path).ok
+    verdict = classroom.submit(_strongest, "Alice", tmp_path)
+    assert verdict.status == "wrong" and "only in capitals" in verdict.message
+    assert [p.name for p in tmp_path.iterdir()] == ["alice.py"]
+
+
+def test_resubmitting_keeps_the_earlier_file_and_a_failed_resubmission_puts_it_back(tmp_path):
+    """Two students who pick the same name, or one who revises: the earlier file is never lost, and the
+    tournament (which reads only *.py) still sees exactly one entry of that name."""
+    assert classroom.submit(_steady, "alice", tmp_path).ok
+    first = (tmp_path / "alice.py").read_text(encoding="utf-8")
+    again = classroom.submit(_strongest, "alice", tmp_path)
+    assert again.ok and "replaces an earlier alice.py, kept as alice.py.1.bak" in again.message
+    assert (tmp_path / "alice.py.1.bak").read_text(encoding="utf-8") == first
+    assert "_strongest" in (tmp_path / "alice.py").read_text(encoding="utf-8")
+    second = (tmp_path / "alice.py").read_text(encoding="utf-8")
+    failed = classroom.submit(_forgets, "alice", tmp_path)
+    assert failed.status == "wrong" and "Your earlier alice.py stays in the class folder" in failed.message
+    assert (tmp_path / "alice.py").read_text(encoding="utf-8") == second
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alice.py", "alice.py.1.bak"]
+    results = classroom.class_tournament(tmp_path, bots=["random"], games=2)
+    assert sorted(results.names) == ["alice", "random"]

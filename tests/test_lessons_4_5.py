@@ -493,3 +493,4 @@ def test_lessons_4_and_5_qualify_zero_sum_and_equilibrium_claims():
         assert "unless it is an equilibrium (lesson 2)" not in five and "unless it is an equilibrium strategy" in five
         assert "**general-sum** otherwise (Gops for three" in five and "**constant-sum**" in five
         assert "for one that uses randomness it says so instead of printing a number" in five
+        assert "starting with a letter, and not the name of a bot" in five and "the earlier file is kept" in five

@@ -75,24 +75,93 @@ def class_folder() -> pathlib.Path:
     return folder
 
 
+MAX_NAME = 40
+WINDOWS_DEVICES = {"con", "prn", "aux", "nul", *(f"com{k}" for k in range(1, 10)), *(f"lpt{k}" for k in range(1, 10))}
+NAME_HINT = "for example name = \"alice\" or \"team_7\""
+
+
+def name_problem(name, folder) -> str | None:
+    """Why ``name`` cannot name a submission in ``folder`` (a sentence), or None if it can.
+
+    A name is one word of letters, digits and _, at most :data:`MAX_NAME`
+    characters; it may not start with _ (the tournament skips such files as
+    helpers), be the name of one of the kit's bots (the table would list two
+    entries of that name), be a name Windows keeps for devices, or differ
+    only in capitals from a submission already in the folder (on Windows and
+    macOS that is the same file).
+
+    >>> name_problem("alice", "."), name_problem("_alice", ".")[:30]
+    (None, 'a name that starts with _ is s')
+    """
+    from ..agents import agent_names
+
+    if is_blank(name) or not isinstance(name, str) or not name.isidentifier():
+        return f"your name must be one word of letters, digits and _, not {name!r}"
+    if len(name) > MAX_NAME:
+        return f"your name has {len(name)} characters; at most {MAX_NAME} fit in a file name and in the table"
+    if name.startswith("_"):
+        return "a name that starts with _ is skipped by the tournament (such files are helpers): start with a letter"
+    if name.lower() in {bot.replace("-", "_").lower() for bot in agent_names()}:
+        return f"{name} is the name of one of the kit's bots: the table would list two entries called {name}"
+    if name.lower() in WINDOWS_DEVICES:
+        return f"{name} is a name Windows keeps for a device, so it cannot be a file name there"
+    clash = [p.stem for p in pathlib.Path(folder).glob("*.py") if p.stem.lower() == name.lower() and p.stem != name]
+    if clash:
+        return (f"{clash[0]}.py is already in the class folder: {name} differs from it only in capitals, and on "
+                "Windows and macOS that is the same file")
+    return None
+
+
+def _keep_earlier(path: pathlib.Path) -> pathlib.Path | None:
+    """Move an earlier ``path`` aside as ``<name>.py.<k>.bak`` (the tournament reads only ``*.py``); return where."""
+    if not path.exists():
+        return None
+    k = 1
+    while (kept := path.with_name(f"{path.name}.{k}.bak")).exists():
+        k += 1
+    path.rename(kept)
+    return kept
+
+
 def submit(strategy, name: str, folder, num_cards: int = NUM_CARDS) -> Feedback:
-    """Save ``strategy`` as ``folder/<name>.py`` and check it plays a whole game; say what happened."""
+    """Save ``strategy`` as ``folder/<name>.py`` and check it plays a whole game; say what happened.
+
+    Nothing is lost: an earlier file of the same name is kept beside it as
+    ``<name>.py.<k>.bak`` when the new one passes its check, and put back
+    when the new one fails.
+    """
     if is_blank(strategy) or not callable(strategy):
         return Feedback("Submission", "blank", "write your strategy function first, then submit it")
     if getattr(strategy, "__name__", "") == "<lambda>":
         return Feedback("Submission", "wrong", "a lambda cannot be saved as a file: write your strategy with def",
                         "def my_strategy(observation): ...")
-    if is_blank(name) or not isinstance(name, str) or not name.isidentifier():
-        return Feedback("Submission", "wrong", f"your name must be one word of letters, digits and _, not {name!r}",
-                        "for example name = \"alice\" or \"team_7\"")
+    problem = name_problem(name, folder)
+    if problem is not None:
+        return Feedback("Submission", "wrong", problem, NAME_HINT)
+    path = pathlib.Path(folder) / f"{name}.py"
+    try:
+        kept = _keep_earlier(path)
+    except OSError as exc:
+        return Feedback("Submission", "wrong", f"the class folder cannot be written ({exc.strerror}): nothing was saved",
+                        "ask your teacher to check the class folder (GOPSKIT_CLASS_FOLDER)")
     try:
         entry = entry_from_function(strategy, name=name, folder=folder)
         verdict = check_entry(entry, Goofspiel(num_cards=num_cards))
     except GopsError as exc:
-        return Feedback("Submission", "wrong", str(exc))
-    if verdict.ok:
-        return Feedback("Submission", "correct", f"saved as {entry.path.name} in the class folder; it {verdict.message}")
-    return Feedback("Submission", "wrong", verdict.message, "fix the function, run its cell, then submit again")
+        verdict, message = None, str(exc)
+    except OSError as exc:
+        verdict, message = None, f"the class folder cannot be written ({exc.strerror}): nothing was saved"
+    if verdict is not None and verdict.ok:
+        earlier = (f" It replaces an earlier {path.name}, kept as {kept.name}: if that was not yours, submit again "
+                   "under another name and tell your teacher." if kept else "")
+        return Feedback("Submission", "correct",
+                        f"saved as {entry.path.name} in the class folder; it {verdict.message}.{earlier}")
+    if kept is not None:
+        path.unlink(missing_ok=True)
+        kept.rename(path)
+    message = verdict.message if verdict is not None else message
+    stays = f" Your earlier {path.name} stays in the class folder." if kept else ""
+    return Feedback("Submission", "wrong", message + stays, "fix the function, run its cell, then submit again")
 
 
 def _tournament_results(folder, bots, num_cards: int, games: int, seed: int, bot_records: bool = False):
@@ -260,8 +329,8 @@ def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
         return Feedback("Distance", "wrong", f"your strategy could not be measured: {exc}")
 
 
-__all__ = ["DEMO_BOTS", "DEMO_FILE", "EXAMPLES", "LESSON1_BOTS", "NUM_CARDS", "bot_distances", "class_folder", "class_tournament", "demo_tournament",
-           "demo_pairing", "distance_from_equilibrium", "exact_pairing", "most_opponents_beaten", "run_demo_tournament", "same_play", "submit",
+__all__ = ["DEMO_BOTS", "DEMO_FILE", "EXAMPLES", "LESSON1_BOTS", "MAX_NAME", "NUM_CARDS", "bot_distances", "class_folder", "class_tournament", "demo_tournament",
+           "demo_pairing", "distance_from_equilibrium", "exact_pairing", "most_opponents_beaten", "name_problem", "run_demo_tournament", "same_play", "submit",
            "tournament_winner", "write_demo"]
 
 
