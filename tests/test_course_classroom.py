@@ -173,3 +173,22 @@ def test_resubmitting_keeps_the_earlier_file_and_a_failed_resubmission_puts_it_b
     assert sorted(p.name for p in tmp_path.iterdir()) == ["alice.py", "alice.py.1.bak"]
     results = classroom.class_tournament(tmp_path, bots=["random"], games=2)
     assert sorted(results.names) == ["alice", "random"]
+
+
+def test_notebook_helpers_answer_bad_options_with_a_sentence_not_a_traceback(tmp_path):
+    """A teacher's or student's slip in the tournament or trial cell (a missing folder, a bot's name in capitals,
+    one bot given as a string, 0 games) is a sentence in the notebook, never a traceback or a table of nan."""
+    from gopskit.course.strategies import try_against
+
+    missing = classroom.class_tournament(tmp_path / "nowhere", bots=["random"])  # was FileNotFoundError
+    assert missing.status == "wrong" and "there is no folder" in missing.message and "GOPSKIT_CLASS_FOLDER" in missing.hint
+    assert classroom.submit(_steady, "alice", tmp_path).ok
+    unknown = classroom.class_tournament(tmp_path, bots=["Random"], games=2)  # was OptionError
+    assert unknown.status == "wrong" and "unknown bot 'Random'" in unknown.message and "available: random" in unknown.message
+    one = classroom.class_tournament(tmp_path, bots="random", games=2)  # was "unknown bot 'r'"
+    assert sorted(one.names) == ["alice", "random"]
+    assert "1 or more" in classroom.class_tournament(tmp_path, bots=["random"], games=0).message
+    assert try_against(_steady, "random", num_cards=4, games=4).rows[0]["opponent"] == "random"
+    zero = try_against(_steady, ["random"], num_cards=4, games=0)  # was a table of nan
+    assert zero.status == "wrong" and "1 or more" in zero.message
+    assert "unknown bot 'nobot'" in try_against(_steady, ["nobot"], num_cards=4, games=4).message

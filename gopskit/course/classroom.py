@@ -197,10 +197,17 @@ def write_demo(path=DEMO_FILE) -> pathlib.Path:
 
 
 def class_tournament(folder, bots=DEMO_BOTS, num_cards: int = NUM_CARDS, games: int = 20, seed: int = 1):
-    """Every strategy file in ``folder`` against ``bots``; a sentence instead when the folder is empty."""
+    """Every strategy file in ``folder`` against ``bots``; a sentence instead when the folder is missing or empty,
+    or an option is wrong (an unknown bot, say)."""
+    if not pathlib.Path(folder).is_dir():
+        return Feedback("Class tournament", "wrong", f"there is no folder {folder}",
+                        "submit a strategy first, or check GOPSKIT_CLASS_FOLDER")
     if not any(p.suffix == ".py" and not p.name.startswith(("_", ".")) for p in pathlib.Path(folder).iterdir()):
         return Feedback("Class tournament", "blank", f"no strategy files in {folder} yet: submit one first")
-    return _tournament_results(folder, bots, num_cards, games, seed)
+    try:
+        return _tournament_results(folder, [bots] if isinstance(bots, str) else bots, num_cards, games, seed)
+    except GopsError as exc:
+        return Feedback("Class tournament", "wrong", str(exc))
 
 
 def demo_pairing(results, first: str, second: str) -> list[float]:

@@ -36,7 +36,7 @@ from ..agents import make_agent
 from ..agents.base import Agent
 from ..arena.batch import play_many
 from ..arena.results import mean_interval
-from ..errors import AgentError
+from ..errors import AgentError, GopsError
 from ..games.goofspiel import Goofspiel, GoofspielState
 
 
@@ -106,10 +106,18 @@ def try_against(strategy, opponents, num_cards: int = 5, games: int = 200, seed:
         return Feedback("Trial", "blank", "write your strategy function first, then run this cell again")
     if not callable(strategy):
         return Feedback("Trial", "wrong", f"a strategy is a function of an observation, not {strategy!r}")
-    problem = strategy_problem(strategy, num_cards=num_cards, seed=seed, **options)
-    if problem:
-        return Feedback("Trial", "wrong", problem, "return one of the cards in observation.legal_moves")
-    return trial(strategy, opponents, num_cards=num_cards, games=games, seed=seed, **options)
+    if isinstance(opponents, str):
+        opponents = [opponents]  # one bot's name, not a list of its letters
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        return Feedback("Trial", "wrong", f"games is how many games to play against each bot: a whole number, 1 or more, "
+                                          f"not {games!r}")
+    try:
+        problem = strategy_problem(strategy, num_cards=num_cards, seed=seed, **options)
+        if problem:
+            return Feedback("Trial", "wrong", problem, "return one of the cards in observation.legal_moves")
+        return trial(strategy, opponents, num_cards=num_cards, games=games, seed=seed, **options)
+    except GopsError as exc:  # an unknown bot, a deck size the rules refuse: say so, no traceback
+        return Feedback("Trial", "wrong", str(exc))
 
 
 @dataclasses.dataclass
