@@ -134,27 +134,33 @@ def _raj_ignoring_your_own_match(card):
     return sum(all(card <= o for o in ([] if x == y else [x, y])) for x, y in pairs) / len(pairs)
 
 
+def _linprog_result(payoffs, free_value=True):
+    """linprog's whole result for the maximin program (returned as it is: the slip of forgetting to unpack it)."""
+    A = np.asarray(payoffs, dtype=float)
+    m, n = A.shape
+    return linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-A.T, np.ones(n)], b_ub=np.zeros(n),
+                   A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0],
+                   bounds=[(0, None)] * m + [(None, None) if free_value else (0, None)], method="highs")
+
+
 def _lp(payoffs, sign=1.0, free_value=True):
     """The maximin linear program for scipy's linprog (``sign=-1``: the value's sign slip; ``free_value=False``:
     the default bounds slip, v >= 0)."""
-    A = np.asarray(payoffs, dtype=float)
-    m, n = A.shape
-    result = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-A.T, np.ones(n)], b_ub=np.zeros(n),
-                     A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0],
-                     bounds=[(0, None)] * m + [(None, None) if free_value else (0, None)], method="highs")
-    return sign * result.x[-1], result.x[:m]
+    result = _linprog_result(payoffs, free_value)
+    return sign * result.x[-1], result.x[:len(payoffs)]
 
 
 # checker name -> (worked answers, [(wrong answer, words the message must contain)])
 CASES = {
     "check_expected_points": ([8, 8.0, 40 / 5], [
         (4, "random opponent expects"), (7.5, "half of the 15"), (11, "ties as wins"), (10, "divides by 4"),
-        (15, "every point"), (12, "too high"), (2, "too low"), ("8", "should be a number"), (True, "should be a number")]),
+        (15, "every point"), (12, "too high"), (2, "too low"), (3, "thrown away on ties"), (40, "before dividing by 5"), ("8", "should be a number"), (True, "should be a number")]),
     "check_beats_match_prize": ([_beat], [
         (_beat_if_seat_one, "from seat 2"), (_copy, "only draw"), (_crash, "raised AttributeError"), (_no_return, "returned None"), (5, "should be a function"),
         (lambda o: max(o.legal_moves) + 1, "not a card in your hand"), (lambda o: min(o.legal_moves), "leads you")]),
     "check_best_reply_points": ([9, 9.0], [
         (15, "forgot the 6"), (21, "every point"), (5, "5-card"), (0, "can be beaten"), (7, "not it"),
+        (-6, "counts only the 6 you give up"), (14, "lead with 7 cards"),
         (9.5, "whole number")]),
     "check_backward_induction": ([_best_lead], [
         (lambda hand, prizes, their_bid: len(prizes) * (len(prizes) - 3) / 2, "should be 0, not -1"),
@@ -170,23 +176,29 @@ CASES = {
         (["321", "123"], "123 is not strictly dominated"), ([], "missed plan 321"), (["132"], "132 is not strictly"),
         (["321", "231"], "231 is only weakly dominated: 123 scores at least as much"),
         (["321", "312"], "312 is only weakly dominated: 132 scores at least as much"),
-        (["999"], "not a plan")]),
+        (["999"], "not a plan"), ("321, 231", "make a list of strings, such as ['321', '231']"),
+        (["3,2,1"], 'write one plan\'s cards together, such as "321"')]),
     "check_endgame_mix": ([0.2, 1 / 5], [
         (0.8, "chance of bidding 3"), (0.6, "opponent's"), (0.4, "opponent's"), (0.5, "50-50"),
         (0.3, "not indifferent"), (1.4, "not a probability"), ("0.2", "should be a probability")]),
     "check_endgame_value": ([1.4, 7 / 5], [
         (1, "guarantee with a pure bid"), (2, "hold you to"), (1.5, "not a midpoint"), (0, "favours you"),
-        (3, "not it")]),
+        (-1.4, "value to your opponent"), (0.2, "a probability from exercise 1 (the chance of bidding 2)"),
+        (0.8, "(the chance of bidding 3)"), (3, "not it")]),
     "check_linprog_solver": ([_lp], [
         (lambda A: _lp(A, sign=-1.0), "wrong sign"), (lambda A: _lp(A, free_value=False), "seen by your opponent your function failed"),
         (lambda A: (0.0, np.ones(len(A)) / len(A)), "guarantees only"), (lambda A: (0.0, np.ones(len(A))), "not a probability"),
-        (lambda A: 0.0, "failed"), (lambda A: (0.0, [1.0]), "expected a number and")]),
+        (lambda A: 0.0, "expected the pair (value, strategy)"), (lambda A: (0.0, [1.0]), "is not 3 probabilities"),
+        (lambda A: _lp(A)[::-1], "the order is (value, strategy)"),
+        (lambda A: (_lp(A)[0], np.r_[_lp(A)[1], _lp(A)[0]]), "one too many: the last entry of result.x is v"),
+        (lambda A: _linprog_result(A), "linprog's whole result"),
+        (lambda A: (0.0, np.full(len(A), np.nan)), "holds nan"), (lambda A: (np.nan, _lp(A)[1]), "not a number")]),
     "check_fictitious_play_bid": ([2, 2.0], [(3, "bidding 2 earns 1.80"), (1, "hold 2 and 3")]),
     "check_possible_bids": ([[1, 2], (2, 1), {1, 2}], [
         ([1, 2, 3], "is a tie"), ([1, 2, 4], "a 4 beats your 3"), ([1], "missed 2"), ([5], "not a card"),
         (2, "should be a list")]),
     "check_blind_information_sets": ([1, 1.0], [(4, "could see the prize"), (24, "counts positions"),
-                                                (2, "not it"), ("one", "whole number")]),
+                                                (2, "not it"), ("one", "whole number"), (0, "at least one")]),
     "check_beats_honest": ([_beat], [(_beat_if_seat_one, "from seat 2"), (_copy, "only draw"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                      (lambda o: min(o.legal_moves), "you lose")]),
     "check_information_set_values": ([{1: -37 / 18, 2: -179 / 90}, {1.0: -2.056, 2: -1.989}], [
@@ -195,7 +207,9 @@ CASES = {
         ({1: -9 / 4, 2: -53 / 20}, "weighted the positions equally"),
         ({1: (-5 / 2) / 10 + (-2) * 4 / 5, 2: (-7 / 2) / 10 + (-9 / 5) * 4 / 5}, "add up to 9/10, not 1"),
         ({1: 0, 2: 0}, "not worth 0"), ([1, 2], "should be a dict"),
-        ({1: -1.6}, "should be a dict"), ({1: "a", 2: 0}, "should be a dict")]),
+        ({1: -1.6}, "the value of bid 2 is missing"), ({1: "a", 2: 0}, 'the value of bid 1 is the text "a"'),
+        ({"1": -2, "2": -1.9}, 'the cards as numbers, 1 not "1"'),
+        ({1: -37 / 18, 2: -179 / 90, 3: 0}, "you do not hold a 3 on turn 2")]),
     "check_my_strategy": ([_copy, _beat_random], [(_beat_if_seat_one, "from seat 2"), (_no_return, "returned None"), (_crash, "raised AttributeError"),
                                                   (_two_up, "trails the random bot"), (4, "should be a function"),
                                                   (_strongest, "exactly 0")]),
@@ -203,17 +217,19 @@ CASES = {
         (_hands_one, "+4.00 points a game from seat 1 but +1.50 from seat 2"), (_copy, "one-higher leads you"),
         (_no_return, "returned None"), (_beat, "only break even")]),
     "check_cleo_vs_ben": ([2.5, 5 / 2], [(5, "cleo's points"), (-2.5, "ben's lead"), (1, "not cleo's expected lead"),
-                                          ("2.5", "should be a number")]),
+                                          ("2.5", "should be a number"), (7.5, "cleo wins every turn but one"), (10, "cleo wins every turn and ben none"),
+                                          (0, "break even")]),
     "check_interval": ([_demo_interval(), _interval("t", 1)], [
         ((0, 1), "centred"), ((1, 0), "above the high end"), ("low", "two numbers"),
         (_interval(1.96, 1), "uses 1.96"), (_interval("t", 0), "without ddof=1"), (_interval(1.96, 0), "for two reasons")]),
-    "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule")]),
+    "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule"), ("no difference", "the tie rule does matter")]),
     "check_endgame": ([_ENDGAME, (*_ENDGAME[:2], [(1, 0), (0, 1)])], [
         ((_ENDGAME[1], _ENDGAME[0]), "swapped"), (([[10, 15], [16, 10]], [[0, 22], [21, 0]]), "rows and columns"),
         ((_ENDGAME[0], [[25, 21], [22, 0]]), "player 2 is in the middle, so scores 0"),
         (([[10, 17], [15, 10]], _ENDGAME[1]), "and player 1 scores 16"), ("AB", "2 x 2 table"),
         ((*_ENDGAME[:2], [(0, 1)]), "you missed (1, 0)"), ((*_ENDGAME[:2], [(0, 1), (1, 0), (1, 1)]), "(1, 1) is not stable"),
-        ((*_ENDGAME[:2], "01"), "list of cells")]),
+        ((*_ENDGAME[:2], "01"), "list of cells"), ((*_ENDGAME[:2], [(1, 2), (2, 1)]), "numbered from 0"),
+        ((*_ENDGAME[:2], [("high", "low"), ("low", "high")]), "0 for high first and 1 for low first")]),
     "check_beats_queen": ([[2, 3, 4, 6], (6, 4, 3, 2), {2, 3, 4, 6}], [
         ([2, 3, 4], "missed 6"), ([2, 3, 4, 6, 5], "5 does not beat the Queen"), ([12], "not one of the other"),
         ([2, 3, 4, 6, 11], "not one of the other"), ("2346", "should be a list")]),
@@ -295,6 +311,13 @@ def test_the_linprog_slips_get_the_hint_that_fixes_them():
     assert "minimise -v" in checks.check_linprog_solver(lambda A: _lp(A, sign=-1.0)).hint
 
 
+def test_a_linprog_solver_that_crashes_on_a_game_worth_zero_is_not_told_about_negative_values():
+    """The 3 x 3 turn is worth 0 (the LP may return it as -0.0 or -1e-17): a crash there is not a bounds slip."""
+    feedback = checks.check_linprog_solver(lambda A: 1 / 0)
+    assert feedback.status == "wrong" and "on the 3 x 3 turn your function failed (ZeroDivisionError" in feedback.message
+    assert "negative" not in feedback.hint and "value and the row player's probabilities" in feedback.hint
+
+
 def test_a_function_that_forgets_to_return_is_still_a_mistake():
     from gopskit.course.feedback import is_blank
 
@@ -371,3 +394,17 @@ def test_lesson1_exercise3_states_the_formula_with_its_range():
 def test_lesson3_exercise4_says_the_belief_decides():
     message = checks.check_information_set_values({1: -37 / 18, 2: -179 / 90}).message
     assert "bid 2 is worth -1.989" in message and "the belief decides" in message
+
+
+def test_a_number_written_as_text_is_told_to_drop_the_quotes():
+    """'1/5' in quotes is text, not a number: the message says so, for every exercise that wants a number."""
+    cases = [(checks.check_expected_points, "8"), (checks.check_best_reply_points, "9"), (checks.check_endgame_mix, "1/5"),
+             (checks.check_endgame_value, "7/5"), (checks.check_fictitious_play_bid, "2"),
+             (checks.check_blind_information_sets, "1"), (checks.check_cleo_vs_ben, "2.5"),
+             (checks.check_interval, ("-0.62", "0.52"))]
+    for checker, answer in cases:
+        feedback = checker(answer)
+        assert feedback.status == "wrong" and "without quotes" in feedback.message, f"{checker.__name__}: {feedback}"
+    # text that is no number, and text where text is wanted, get no such advice
+    assert "without quotes" not in checks.check_endgame_mix("half").message
+    assert "without quotes" not in checks.check_tie_rule("8").message

@@ -80,6 +80,25 @@ def test_distance_from_equilibrium():
     assert classroom.distance_from_equilibrium(lambda o: o.prize and None).status == "wrong"  # forgets the card
 
 
+def test_distance_from_equilibrium_of_a_strategy_that_mixes_is_a_note_not_a_wrong_number():
+    """Lesson 5 invites students to mix (import random). One draw of such a function's bids is a different, fixed
+    strategy: uniform random bidding's exploitability is 2.5 (what match-prize wins against it), but measuring one draw
+    per position gave about 5.6. The kit now says it cannot measure a mixing strategy exactly, in a neutral note."""
+    import random
+
+    from gopskit.course.pure import points_against_random
+
+    rng = random.Random(7)
+
+    def mixes(observation):
+        return rng.choice(observation.legal_moves)
+
+    note = classroom.distance_from_equilibrium(mixes)
+    assert not isinstance(note, float) and note.status == "note" and "uses randomness" in note.message
+    assert "Note" in note._repr_html_() and not note
+    assert float(points_against_random(range(1, 5)).difference) == pytest.approx(2.5)  # the true exploitability
+
+
 def test_submit_and_class_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("GOPSKIT_CLASS_FOLDER", str(tmp_path / "class"))
     folder = classroom.class_folder()
@@ -105,3 +124,71 @@ def test_class_tournament_runs_the_folder(tmp_path):
     results = classroom.class_tournament(tmp_path, bots=["random"], games=2)
     assert sorted(results.names) == ["ada", "random"] and len(results.games) == 4
     assert results.exploitability["ada"] == pytest.approx(4.0)
+
+
+def _steady(observation):
+    return observation.prize
+
+
+def _strongest(observation):
+    return max(observation.legal_moves)
+
+
+def _forgets(observation):
+    observation.prize  # noqa: B018 - written, but forgets to return a card
+
+
+@pytest.mark.parametrize("name, words", [
+    ("x" * 300, "at most 40"),  # was an OSError traceback (file name too long)
+    ("_secret", "skipped by the tournament"),  # was 'saved', then never played: the tournament skips _*.py
+    ("random", "one of the kit's bots"), ("Equilibrium", "one of the kit's bots"), ("match_prize", "one of the kit's bots"),
+    ("nul", "Windows keeps for a device"),
+])
+def test_a_name_the_tournament_cannot_use_is_refused_with_the_reason(tmp_path, name, words):
+    verdict = classroom.submit(_steady, name, tmp_path)
+    assert verdict.status == "wrong" and words in verdict.message and "alice" in verdict.hint
+    assert not list(tmp_path.iterdir())  # nothing half-saved
+
+
+def test_a_name_that_differs_only_in_capitals_from_a_submission_is_refused(tmp_path):
+    assert classroom.submit(_steady, "alice", tmp_path).ok
+    verdict = classroom.submit(_strongest, "Alice", tmp_path)
+    assert verdict.status == "wrong" and "only in capitals" in verdict.message
+    assert [p.name for p in tmp_path.iterdir()] == ["alice.py"]
+
+
+def test_resubmitting_keeps_the_earlier_file_and_a_failed_resubmission_puts_it_back(tmp_path):
+    """Two students who pick the same name, or one who revises: the earlier file is never lost, and the
+    tournament (which reads only *.py) still sees exactly one entry of that name."""
+    assert classroom.submit(_steady, "alice", tmp_path).ok
+    first = (tmp_path / "alice.py").read_text(encoding="utf-8")
+    again = classroom.submit(_strongest, "alice", tmp_path)
+    assert again.ok and "replaces an earlier alice.py, kept as alice.py.1.bak" in again.message
+    assert (tmp_path / "alice.py.1.bak").read_text(encoding="utf-8") == first
+    assert "_strongest" in (tmp_path / "alice.py").read_text(encoding="utf-8")
+    second = (tmp_path / "alice.py").read_text(encoding="utf-8")
+    failed = classroom.submit(_forgets, "alice", tmp_path)
+    assert failed.status == "wrong" and "Your earlier alice.py stays in the class folder" in failed.message
+    assert (tmp_path / "alice.py").read_text(encoding="utf-8") == second
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alice.py", "alice.py.1.bak"]
+    results = classroom.class_tournament(tmp_path, bots=["random"], games=2)
+    assert sorted(results.names) == ["alice", "random"]
+
+
+def test_notebook_helpers_answer_bad_options_with_a_sentence_not_a_traceback(tmp_path):
+    """A teacher's or student's slip in the tournament or trial cell (a missing folder, a bot's name in capitals,
+    one bot given as a string, 0 games) is a sentence in the notebook, never a traceback or a table of nan."""
+    from gopskit.course.strategies import try_against
+
+    missing = classroom.class_tournament(tmp_path / "nowhere", bots=["random"])  # was FileNotFoundError
+    assert missing.status == "wrong" and "there is no folder" in missing.message and "GOPSKIT_CLASS_FOLDER" in missing.hint
+    assert classroom.submit(_steady, "alice", tmp_path).ok
+    unknown = classroom.class_tournament(tmp_path, bots=["Random"], games=2)  # was OptionError
+    assert unknown.status == "wrong" and "unknown bot 'Random'" in unknown.message and "available: random" in unknown.message
+    one = classroom.class_tournament(tmp_path, bots="random", games=2)  # was "unknown bot 'r'"
+    assert sorted(one.names) == ["alice", "random"]
+    assert "1 or more" in classroom.class_tournament(tmp_path, bots=["random"], games=0).message
+    assert try_against(_steady, "random", num_cards=4, games=4).rows[0]["opponent"] == "random"
+    zero = try_against(_steady, ["random"], num_cards=4, games=0)  # was a table of nan
+    assert zero.status == "wrong" and "1 or more" in zero.message
+    assert "unknown bot 'nobot'" in try_against(_steady, ["nobot"], num_cards=4, games=4).message

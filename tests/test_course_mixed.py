@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gopskit.course import mixed, variants
+from gopskit.course import mixed, sync, variants
 from gopskit.errors import OptionError
 from gopskit.games.divide_and_conquer import CARDS, beats
 from gopskit.solvers.matrix import pure_saddle_points, solve_zero_sum
@@ -179,3 +179,14 @@ def test_open_bids_is_the_control_variant():
     assert not rules.hidden_bids and not rules.blind and hidden.CONTROL not in hidden.VARIANTS
     with pytest.raises(OptionError, match="open bids"):
         hidden.rules_for("face down", num_cards=3)
+
+
+def test_the_duel_cell_answers_an_edited_list_with_a_sentence():
+    """Lesson 2 invites students to edit the duel's lists: a card they do not hold, a word, an empty list or a bare
+    number used to end the cell with a traceback; each now gets a sentence, and a good list the same line as before."""
+    assert mixed.duel_text([3] * 40, seed=1) == f"average result {mixed.duel([3] * 40, seed=1).average:+.2f} points per round"
+    assert mixed.duel_text([3, 4]) == "cannot play this list: in the endgame you hold 2 and 3; 4 is not one of them"
+    assert 'the text "x" is not' in mixed.duel_text([3, "x"]) and "None is not" in mixed.duel_text([2, None])
+    assert mixed.duel_text([]).startswith("no bids to play") and "not 5" in mixed.duel_text(5)
+    cell = next(c for c in sync.read(sync.LESSONS / "02-mixed-equilibria.ipynb").cells if "tries.items()" in c.source)
+    assert "mixed.duel_text(bids, seed=1)" in cell.source

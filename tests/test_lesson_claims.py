@@ -323,7 +323,10 @@ def test_lesson_1_exercise_4_greedy_high_values_are_the_engine_best_reply():
         cards = tuple(range(1, n + 1))
         assert float(pure.lead_against(cards, cards, greedy)) == pytest.approx(pure.best_response("greedy-high", n).value)
         assert pure.lead_against(cards, cards, lambda p, prizes: p) == pure.lead_against_match_prize(cards, cards)
-    assert "Against greedy-high the full 5-card game is worth 9.01" in _text(_notebooks(1)["teacher"])
+    # an expected lead against a fixed bot, not "what the game is worth" (lesson 2's value of the game is 0)
+    assert "Against greedy-high the best expected lead over the full 5-card game is 9.01" in _text(_notebooks(1)["teacher"])
+    for version, nb in _notebooks(1).items():
+        assert "full 5-card game is worth" not in _text(nb) and "lesson 2's *value of a game* is another thing" in _text(nb)
     assert f"{pure.best_response('greedy-high', 5).value:.2f}" == "9.01"
 
 
@@ -686,7 +689,9 @@ def test_lesson_3_formal_track_states_kuhn_and_cfr_with_their_hypotheses():
     text = _formal(3)
     assert "finite game with perfect recall" in text  # Kuhn's theorem
     assert "finite two-player zero-sum game with perfect recall" in text  # CFR's theorem
-    assert r"\Delta\,|\mathcal I|\sqrt{|A|}/\sqrt{T}" in text and "Tammelin, Burch, Johanson & Bowling 2015" in text
+    assert r"\Delta\,|\mathcal I|\sqrt{|A|}/\sqrt{T}" in text and "Tammelin, Burch, Johanson & Bowling (2015)" in text
+    # the 2015 proof of CFR+'s bound had a gap (alternating updates); the corrected proof is cited
+    assert "Farina, Kroer & Sandholm (2018)" in text and "Burch, Moravčík & Schmid (2019)" in text
     assert "2\\epsilon-Nash" not in text
 
 
@@ -694,3 +699,124 @@ def test_lesson_5_no_sentence_says_overlapping_intervals_cannot_be_told_apart():
     for name in ("05-class-tournament.ipynb",):
         for path in (sync.TEACHER / name, sync.LESSONS / name):
             assert "intervals overlap, 10 deals cannot tell them apart" not in _text(sync.read(path))
+
+
+def test_lesson_1_ross_no_adaptive_strategy_beats_match_prize_against_the_random_bidder():
+    """Ross's stronger claim, for the point difference: the best reply to the random bidder over *all* strategies
+    (the exact best response over information states) wins exactly what match-prize wins."""
+    from gopskit.agents import make_agent
+    from gopskit.games.goofspiel import Goofspiel
+    from gopskit.solvers.cfr import agent_tree_exploitability
+
+    for n in (2, 3, 4):
+        best = agent_tree_exploitability(make_agent("random"), Goofspiel(num_cards=n))
+        lead = sum(Fraction(p * (2 * p - n - 1), n) for p in range(1, n + 1))  # card p on prize p
+        assert best == pytest.approx(float(lead), abs=1e-9)
+    assert "no cleverer strategy, not even one that counts the cards the opponent has left" in _text(_notebooks(1)["student"])
+
+
+def _best_against_random(n: int, own_points: bool) -> Fraction:
+    """The best any strategy (it sees both hands, so it may count cards) expects against a uniformly random bidder,
+    by its own backward induction: own points won, or points won minus lost."""
+
+    @functools.lru_cache(maxsize=None)
+    def value(mine: tuple, theirs: tuple, prizes: tuple) -> Fraction:
+        if not prizes:
+            return Fraction(0)
+        total = Fraction(0)
+        for p in prizes:
+            rest = tuple(q for q in prizes if q != p)
+            total += max(sum(Fraction(1, len(theirs)) * ((p if b > c else 0 if own_points or b == c else -p)
+                                                        + value(tuple(x for x in mine if x != b),
+                                                                tuple(x for x in theirs if x != c), rest))
+                             for c in theirs) for b in mine)
+        return total / len(prizes)
+
+    cards = tuple(range(1, n + 1))
+    return value(cards, cards, cards)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_lesson_1_ross_holds_for_points_won_and_for_the_lead_by_independent_backward_induction(n):
+    """'No cleverer strategy does better against a random bidder': true both for the points match-prize wins
+    (section 3, exercise 1) and for its lead, checked by a backward induction that shares no code with the kit."""
+    exact = pure.points_against_random(range(1, n + 1))
+    assert _best_against_random(n, own_points=True) == exact.mine
+    assert _best_against_random(n, own_points=False) == exact.difference
+
+
+def test_lessons_2_and_3_say_which_games_and_in_what_sense_learning_reaches_an_equilibrium():
+    """The minimax theorem and 'every equilibrium gives the value' are stated for (finite) two-player zero-sum games;
+    learning rules and CFR approach an equilibrium through their averages (exploitability to 0); CFR+'s proof is
+    cited with its correction; the security level is defined."""
+    for version in ("teacher", "student"):
+        two, three = _text(_notebooks(2)[version]), _text(_notebooks(3)[version])
+        assert "In zero-sum games every Nash equilibrium gives the value" not in two
+        assert "In two-player zero-sum games every Nash equilibrium gives the value" in two
+        assert "always exists in finite two-player zero-sum games" in two
+        assert "simple learning rules find the equilibrium" not in two and "approach an equilibrium" in two
+        assert "find the equilibrium by themselves" not in two and "*average* play" in two
+        assert "An equilibrium strategy only has to be good against best play" not in two
+        assert "**security level**" in two and "**maxmin**" in two and "coarse correlated" in two
+        assert "Its *average* strategy converges to an equilibrium." not in three
+        assert "In a two-player zero-sum game with perfect recall" in three and "in practice, gets there much faster" in three
+        assert "the same $O(1/\\sqrt T)$ bound is proved for it" not in three
+        assert "Revisiting CFR+ and alternating updates" in three and "Journal of Artificial Intelligence Research 64 (2019)" in three
+        assert "Econometrica 68 (2000)" in two and "regret matching+" in two
+        assert "the equilibrium of the open game does it nearly as often" not in three
+        assert "the equilibrium CFR+ finds for the open game does it nearly as often" in three
+        assert "is a *behavioural* strategy (lesson 3)" in two
+        assert "the version game-theory researchers use" not in three  # one of several versions, not the only one
+
+
+def test_lesson_2_two_card_plan_table_is_called_a_plan_table_and_match_is_a_saddle_of_the_whole_game():
+    """Lesson 2 no longer calls the 2 x 2 plan table 'the whole of 2-card Gops': 2-card Gops has four pure strategies
+    (the first bid for each first prize). Matching the prize is still a saddle point among all four."""
+    first_bids = list(itertools.product((1, 2), repeat=2))  # (bid if prize 1 comes first, bid if prize 2 comes first)
+
+    def lead(mine, theirs):
+        total = 0.0
+        for first, second in ((1, 2), (2, 1)):
+            a, b = mine[first - 1], theirs[first - 1]
+            total += first * np.sign(a - b) + second * np.sign((3 - a) - (3 - b))
+        return total / 2
+
+    A = np.array([[lead(r, c) for c in first_bids] for r in first_bids])
+    match = first_bids.index((1, 2))
+    assert A.shape == (4, 4) and A[match].min() == 0 == A[:, match].max()
+    for version in ("teacher", "student"):
+        text = _text(_notebooks(2)[version])
+        assert "The whole of 2-card Gops is such a table" not in text and "table of the two 2-card plans" in text
+
+
+def test_lesson_1_four_card_plans_only_a_mix_guarantees_the_value():
+    """'With four cards, only a mix of plans can guarantee you 0, what the game is worth': the plan game's value is 0
+    (own LP), every pure plan guarantees less, and the old 'the best plan is to mix' (best against what?) is gone."""
+    A = pure.plan_matrix(4).payoffs.astype(float)
+    assert np.allclose(A, -A.T) and _game_value(A) == pytest.approx(0, abs=1e-9) and A.min(axis=1).max() < 0
+    for version in ("teacher", "student"):
+        text = _text(_notebooks(1)[version])
+        assert "the best plan is to **mix**" not in text and "only a **mix** of plans can guarantee you 0" in text
+
+
+def test_lesson_3_the_cfr_bot_exploitability_printed_is_the_bots_own():
+    """Section 5 tells students the CFR bot can be beaten only by its tiny exploitability, 'printed above': the cell
+    prints the bot's own (the bot runs CFR+ longer than the lesson's solution), not only the lesson's solution's."""
+    from gopskit.agents import make_agent
+    from gopskit.solvers.cfr import agent_tree_exploitability
+
+    bot = agent_tree_exploitability(make_agent("cfr"), hidden.rules_for("hidden bids", num_cards=4))
+    assert 0 <= bot < 0.01
+    for version, nb in _notebooks(3).items():
+        assert "(up to the CFR bot's own tiny exploitability, printed above)" in _text(nb)
+    stored = _stored_output(_notebooks(3)["teacher"])
+    assert f"the CFR bot you play (the same method, run longer) can be beaten by {bot:.4f} points per hand" in stored
+
+
+@pytest.mark.parametrize("name", sorted(sync.teacher_notebooks(), key=str), ids=lambda p: p.name)
+def test_every_lesson_ends_its_formal_track_with_further_reading(name):
+    for nb in (sync.read(name), sync.read(sync.student_path(name))):
+        text = _text(nb)
+        assert "**References.**" in text and "**Further reading.**" in text
+        reading = text.split("**Further reading.**", 1)[1].split("\n\n", 1)[0]
+        assert re.search(r"\(([A-Z][A-Za-z ]+ Press|Springer), (19|20)\d\d\)", reading), reading

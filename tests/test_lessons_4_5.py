@@ -437,3 +437,60 @@ def test_lesson5_formal_bonferroni_cell_recomputed_independently():
     assert apart == 0 and len(at95) >= 3 and 2 * len(corrected) > len(at95)
     # formal exercise A (b): overlapping intervals, clear difference
     assert 1.5 < 1 + 1 and np.sqrt(1 ** 2 + 1 ** 2) < 1.5
+
+
+def test_lesson4_security_levels_are_not_equilibria_as_the_formal_track_says():
+    """Each player's maxmin in exercise 2's game, by exact fractions: 5/11 -> 140/11 and 21/43 -> 462/43; neither safe
+    mix is a best reply to the other; every equilibrium pays at least the security level; the mixed one exactly."""
+    from fractions import Fraction
+
+    from gopskit.solvers.matrix import nash_equilibria, solve_zero_sum
+
+    A, B = variants.Gops3Endgame().matrices()
+    a = [[Fraction(int(v)) for v in row] for row in A]
+    b = [[Fraction(int(v)) for v in row] for row in B]
+    # player 1's safe p equalises player 1's own two columns; player 2's safe q equalises player 2's own two rows
+    p_safe = (a[1][1] - a[1][0]) / (a[0][0] - a[1][0] - a[0][1] + a[1][1])
+    q_safe = (b[1][1] - b[0][1]) / (b[0][0] - b[0][1] - b[1][0] + b[1][1])
+    level1, level2 = p_safe * a[0][0] + (1 - p_safe) * a[1][0], q_safe * b[0][0] + (1 - q_safe) * b[0][1]
+    assert (p_safe, level1, q_safe, level2) == (Fraction(5, 11), Fraction(140, 11), Fraction(21, 43), Fraction(462, 43))
+    safe1, safe2 = solve_zero_sum(A), solve_zero_sum(B.T)
+    assert np.isclose(safe1.value, float(level1)) and np.isclose(safe1.row_strategy[0], float(p_safe))
+    assert np.isclose(safe2.value, float(level2)) and np.isclose(safe2.row_strategy[0], float(q_safe))
+    # neither safe mix is a best reply to the other: each leaves one strictly better pure reply
+    against_q = [q_safe * a[i][0] + (1 - q_safe) * a[i][1] for i in (0, 1)]
+    against_p = [p_safe * b[0][j] + (1 - p_safe) * b[1][j] for j in (0, 1)]
+    assert against_q[0] != against_q[1] and against_p[0] != against_p[1]
+    equilibria = nash_equilibria(A, B)
+    assert all(e.row_payoff >= float(level1) - 1e-9 and e.col_payoff >= float(level2) - 1e-9 for e in equilibria)
+    (mixed_eq,) = [e for e in equilibria if 0 < e.row_strategy[0] < 1]
+    assert np.isclose(mixed_eq.row_payoff, float(level1)) and np.isclose(mixed_eq.col_payoff, float(level2))
+    assert not np.isclose(mixed_eq.row_strategy[0], float(p_safe)) and not np.isclose(mixed_eq.col_strategy[0], float(q_safe))
+    pure_payoffs = sorted((round(e.row_payoff), round(e.col_payoff)) for e in equilibria if max(e.row_strategy) == 1)
+    assert pure_payoffs == [(15, 22), (16, 21)]
+    shown = _output(_cells(L4), "safe1, safe2")
+    assert (f"player 1 can guarantee {float(level1):.2f}, bidding high first with probability {float(p_safe):.2f}; "
+            f"player 2 can guarantee {float(level2):.2f}, with {float(q_safe):.2f}") in shown
+    assert str([round(float(x), 2) for x in against_q]) in shown and str([round(float(x), 2) for x in against_p]) in shown
+    for teacher in (True, False):
+        text = _text(L4, teacher)
+        assert "**Security levels are not equilibria.**" in text
+        assert "the pure ones pay 16 or 15 to player 1 and 21 or 22 to player 2" in text
+        for fraction in ("$140/11$ and $462/43$", "$22/43$ and $6/11$", "$5/11$ and $21/43$"):
+            assert fraction in text
+
+
+def test_lessons_4_and_5_qualify_zero_sum_and_equilibrium_claims():
+    """'Every equilibrium pays the same' holds for two-player zero-sum games only; the solver shows one equilibrium;
+    support enumeration finds every equilibrium only of a nondegenerate table; exploitability is not a distance."""
+    for teacher in (True, False):
+        four, five = _text(L4, teacher), _text(L5, teacher)
+        assert "every equilibrium of a zero-sum game pays the same" not in four
+        assert "every equilibrium of a two-player zero-sum game pays the same" in four
+        assert "The exact **equilibria** (lesson 2) change too" not in four
+        assert "For a two-player table the kit finds all of them" not in four and "*nondegenerate* table" in four
+        assert "*exploit* is how far it is from the equilibrium" not in five
+        assert "unless it is an equilibrium (lesson 2)" not in five and "unless it is an equilibrium strategy" in five
+        assert "**general-sum** otherwise (Gops for three" in five and "**constant-sum**" in five
+        assert "for one that uses randomness it says so instead of printing a number" in five
+        assert "starting with a letter, and not the name of a bot" in five and "the earlier file is kept" in five

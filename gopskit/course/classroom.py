@@ -15,7 +15,8 @@ this module gives the lesson its few steps:
   (``gopskit/data/lesson5-demo-tournament.json``, written by
   ``python -m gopskit.course.classroom``; a test replays its games);
 * :func:`class_tournament`: every file in the class folder against the bots;
-* :func:`distance_from_equilibrium`: a strategy's exploitability, exactly.
+* :func:`distance_from_equilibrium`: a strategy's exploitability, exactly (a note instead
+  for one that uses randomness).
 
 >>> sorted(EXAMPLES)
 ['ada', 'ben', 'cleo']
@@ -35,7 +36,7 @@ from ..arena.tournament import Tournament
 from ..errors import GopsError
 from ..games.goofspiel import Goofspiel
 from .feedback import Feedback, is_blank
-from .strategies import FunctionAgent
+from .strategies import FunctionAgent, NotDeterministic, _DeterministicOpponent
 
 NUM_CARDS = 4
 DEMO_BOTS = ("random", "match-prize", "one-higher", "adaptive", "equilibrium")
@@ -74,24 +75,93 @@ def class_folder() -> pathlib.Path:
     return folder
 
 
+MAX_NAME = 40
+WINDOWS_DEVICES = {"con", "prn", "aux", "nul", *(f"com{k}" for k in range(1, 10)), *(f"lpt{k}" for k in range(1, 10))}
+NAME_HINT = "for example name = \"alice\" or \"team_7\""
+
+
+def name_problem(name, folder) -> str | None:
+    """Why ``name`` cannot name a submission in ``folder`` (a sentence), or None if it can.
+
+    A name is one word of letters, digits and _, at most :data:`MAX_NAME`
+    characters; it may not start with _ (the tournament skips such files as
+    helpers), be the name of one of the kit's bots (the table would list two
+    entries of that name), be a name Windows keeps for devices, or differ
+    only in capitals from a submission already in the folder (on Windows and
+    macOS that is the same file).
+
+    >>> name_problem("alice", "."), name_problem("_alice", ".")[:30]
+    (None, 'a name that starts with _ is s')
+    """
+    from ..agents import agent_names
+
+    if is_blank(name) or not isinstance(name, str) or not name.isidentifier():
+        return f"your name must be one word of letters, digits and _, not {name!r}"
+    if len(name) > MAX_NAME:
+        return f"your name has {len(name)} characters; at most {MAX_NAME} fit in a file name and in the table"
+    if name.startswith("_"):
+        return "a name that starts with _ is skipped by the tournament (such files are helpers): start with a letter"
+    if name.lower() in {bot.replace("-", "_").lower() for bot in agent_names()}:
+        return f"{name} is the name of one of the kit's bots: the table would list two entries called {name}"
+    if name.lower() in WINDOWS_DEVICES:
+        return f"{name} is a name Windows keeps for a device, so it cannot be a file name there"
+    clash = [p.stem for p in pathlib.Path(folder).glob("*.py") if p.stem.lower() == name.lower() and p.stem != name]
+    if clash:
+        return (f"{clash[0]}.py is already in the class folder: {name} differs from it only in capitals, and on "
+                "Windows and macOS that is the same file")
+    return None
+
+
+def _keep_earlier(path: pathlib.Path) -> pathlib.Path | None:
+    """Move an earlier ``path`` aside as ``<name>.py.<k>.bak`` (the tournament reads only ``*.py``); return where."""
+    if not path.exists():
+        return None
+    k = 1
+    while (kept := path.with_name(f"{path.name}.{k}.bak")).exists():
+        k += 1
+    path.rename(kept)
+    return kept
+
+
 def submit(strategy, name: str, folder, num_cards: int = NUM_CARDS) -> Feedback:
-    """Save ``strategy`` as ``folder/<name>.py`` and check it plays a whole game; say what happened."""
+    """Save ``strategy`` as ``folder/<name>.py`` and check it plays a whole game; say what happened.
+
+    Nothing is lost: an earlier file of the same name is kept beside it as
+    ``<name>.py.<k>.bak`` when the new one passes its check, and put back
+    when the new one fails.
+    """
     if is_blank(strategy) or not callable(strategy):
         return Feedback("Submission", "blank", "write your strategy function first, then submit it")
     if getattr(strategy, "__name__", "") == "<lambda>":
         return Feedback("Submission", "wrong", "a lambda cannot be saved as a file: write your strategy with def",
                         "def my_strategy(observation): ...")
-    if is_blank(name) or not isinstance(name, str) or not name.isidentifier():
-        return Feedback("Submission", "wrong", f"your name must be one word of letters, digits and _, not {name!r}",
-                        "for example name = \"alice\" or \"team_7\"")
+    problem = name_problem(name, folder)
+    if problem is not None:
+        return Feedback("Submission", "wrong", problem, NAME_HINT)
+    path = pathlib.Path(folder) / f"{name}.py"
+    try:
+        kept = _keep_earlier(path)
+    except OSError as exc:
+        return Feedback("Submission", "wrong", f"the class folder cannot be written ({exc.strerror}): nothing was saved",
+                        "ask your teacher to check the class folder (GOPSKIT_CLASS_FOLDER)")
     try:
         entry = entry_from_function(strategy, name=name, folder=folder)
         verdict = check_entry(entry, Goofspiel(num_cards=num_cards))
     except GopsError as exc:
-        return Feedback("Submission", "wrong", str(exc))
-    if verdict.ok:
-        return Feedback("Submission", "correct", f"saved as {entry.path.name} in the class folder; it {verdict.message}")
-    return Feedback("Submission", "wrong", verdict.message, "fix the function, run its cell, then submit again")
+        verdict, message = None, str(exc)
+    except OSError as exc:
+        verdict, message = None, f"the class folder cannot be written ({exc.strerror}): nothing was saved"
+    if verdict is not None and verdict.ok:
+        earlier = (f" It replaces an earlier {path.name}, kept as {kept.name}: if that was not yours, submit again "
+                   "under another name and tell your teacher." if kept else "")
+        return Feedback("Submission", "correct",
+                        f"saved as {entry.path.name} in the class folder; it {verdict.message}.{earlier}")
+    if kept is not None:
+        path.unlink(missing_ok=True)
+        kept.rename(path)
+    message = verdict.message if verdict is not None else message
+    stays = f" Your earlier {path.name} stays in the class folder." if kept else ""
+    return Feedback("Submission", "wrong", message + stays, "fix the function, run its cell, then submit again")
 
 
 def _tournament_results(folder, bots, num_cards: int, games: int, seed: int, bot_records: bool = False):
@@ -127,10 +197,17 @@ def write_demo(path=DEMO_FILE) -> pathlib.Path:
 
 
 def class_tournament(folder, bots=DEMO_BOTS, num_cards: int = NUM_CARDS, games: int = 20, seed: int = 1):
-    """Every strategy file in ``folder`` against ``bots``; a sentence instead when the folder is empty."""
+    """Every strategy file in ``folder`` against ``bots``; a sentence instead when the folder is missing or empty,
+    or an option is wrong (an unknown bot, say)."""
+    if not pathlib.Path(folder).is_dir():
+        return Feedback("Class tournament", "wrong", f"there is no folder {folder}",
+                        "submit a strategy first, or check GOPSKIT_CLASS_FOLDER")
     if not any(p.suffix == ".py" and not p.name.startswith(("_", ".")) for p in pathlib.Path(folder).iterdir()):
         return Feedback("Class tournament", "blank", f"no strategy files in {folder} yet: submit one first")
-    return _tournament_results(folder, bots, num_cards, games, seed)
+    try:
+        return _tournament_results(folder, [bots] if isinstance(bots, str) else bots, num_cards, games, seed)
+    except GopsError as exc:
+        return Feedback("Class tournament", "wrong", str(exc))
 
 
 def demo_pairing(results, first: str, second: str) -> list[float]:
@@ -218,13 +295,10 @@ def most_opponents_beaten(results) -> list[str]:
     return sorted(row["name"] for row in ranking if row["opponents_beaten"] == best)
 
 
-class _DeterministicFunction(FunctionAgent):
-    """A student's function asked for its policy: the one card it bids (it must not use randomness)."""
+class _DeterministicFunction(_DeterministicOpponent):
+    """A student's function asked for its policy: the one card it bids (asked twice: two answers mean randomness)."""
 
     classifier = {**FunctionAgent.classifier, "stochastic": False}
-
-    def policy(self, observation):
-        return {self.act(observation): 1.0}
 
 
 def bot_distances(bots=LESSON1_BOTS, num_cards: int = NUM_CARDS) -> dict[str, float]:
@@ -235,12 +309,20 @@ def bot_distances(bots=LESSON1_BOTS, num_cards: int = NUM_CARDS) -> dict[str, fl
     return {name: agent_exploitability(make_agent(name), num_cards=num_cards).exploitability for name in bots}
 
 
+RANDOM_STRATEGY_NOTE = ("your strategy uses randomness (asked twice in one position, it bid two different cards), so "
+                        "the kit cannot list its bids to compute its exploitability exactly; treating one draw as "
+                        "its rule would measure a different, fixed strategy. Mixing is allowed: the tournament plays "
+                        "it as it is")
+
+
 def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
-    """What a perfect opponent who knows ``strategy`` wins against it per hand (0: an equilibrium).
+    """What a perfect opponent who knows ``strategy`` wins against it per hand (0: an equilibrium strategy).
 
     Exact (:func:`gopskit.solvers.exploit.agent_exploitability`) for a
     strategy that does not use randomness; up to 5 cards. A blank or broken
-    strategy gives a sentence instead of a number.
+    strategy gives a sentence instead of a number, and so does one that uses
+    randomness (asked twice in one position it answers differently): one
+    draw of its bids would be a different, fixed strategy.
     """
     from ..solvers.exploit import agent_exploitability
 
@@ -248,12 +330,14 @@ def distance_from_equilibrium(strategy, num_cards: int = NUM_CARDS):
         return Feedback("Distance", "blank", "write your strategy function first")
     try:
         return agent_exploitability(_DeterministicFunction(strategy), num_cards=num_cards).exploitability
+    except NotDeterministic:
+        return Feedback("Distance", "note", RANDOM_STRATEGY_NOTE)
     except GopsError as exc:
         return Feedback("Distance", "wrong", f"your strategy could not be measured: {exc}")
 
 
-__all__ = ["DEMO_BOTS", "DEMO_FILE", "EXAMPLES", "LESSON1_BOTS", "NUM_CARDS", "bot_distances", "class_folder", "class_tournament", "demo_tournament",
-           "demo_pairing", "distance_from_equilibrium", "exact_pairing", "most_opponents_beaten", "run_demo_tournament", "same_play", "submit",
+__all__ = ["DEMO_BOTS", "DEMO_FILE", "EXAMPLES", "LESSON1_BOTS", "MAX_NAME", "NUM_CARDS", "bot_distances", "class_folder", "class_tournament", "demo_tournament",
+           "demo_pairing", "distance_from_equilibrium", "exact_pairing", "most_opponents_beaten", "name_problem", "run_demo_tournament", "same_play", "submit",
            "tournament_winner", "write_demo"]
 
 

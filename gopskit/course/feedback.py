@@ -30,8 +30,9 @@ BLANK_HINT = "replace the ... with your answer and run the cell again"
 class Feedback:
     """The verdict on one answer.
 
-    ``status`` is ``"correct"``, ``"wrong"`` or ``"blank"`` (not answered
-    yet); ``message`` says what is right or wrong about the answer; ``hint``
+    ``status`` is ``"correct"``, ``"wrong"``, ``"blank"`` (not answered
+    yet) or ``"note"`` (nothing wrong, but no verdict or number can be given);
+    ``message`` says what is right or wrong about the answer; ``hint``
     (optional) suggests where to look next.
     """
 
@@ -49,7 +50,7 @@ class Feedback:
 
     def text(self) -> str:
         """The feedback as plain text (what ``repr`` and ``print`` show)."""
-        verdict = {"correct": "correct.", "wrong": "not yet.", "blank": "not answered yet:"}[self.status]
+        verdict = {"correct": "correct.", "wrong": "not yet.", "blank": "not answered yet:", "note": "note:"}[self.status]
         line = f"{self.exercise}: {verdict} {self.message}"
         return line + (f"\n  Hint: {self.hint}" if self.hint else "")
 
@@ -60,9 +61,9 @@ class Feedback:
 
     def _repr_html_(self) -> str:
         colour, mark = {"correct": ("#009E73", "&#10004;"), "wrong": ("#D55E00", "&#10008;"),
-                        "blank": ("#0072B2", "&#9998;")}[self.status]
+                        "blank": ("#0072B2", "&#9998;"), "note": ("#56B4E9", "&#8505;")}[self.status]
         hint = f'<div style="margin-top:4px"><b>Hint:</b> {escape(self.hint)}</div>' if self.hint else ""
-        verdict = {"correct": "Correct", "wrong": "Not yet", "blank": "Not answered yet"}[self.status]
+        verdict = {"correct": "Correct", "wrong": "Not yet", "blank": "Not answered yet", "note": "Note"}[self.status]
         return (f'<div class="gopskit-feedback gopskit-feedback-{self.status}" style="border-left:6px solid {colour};'
                 f'padding:6px 10px;margin:4px 0;background:#f7f7f7;font-size:15px">'
                 f'<b style="color:{colour}">{mark} {escape(self.exercise)}: {verdict}.</b> '
@@ -139,6 +140,29 @@ def as_card_list(answer) -> list[int] | None:
     return None if any(v is None for v in values) else sorted(values)
 
 
+def quoted_number_note(answer) -> str:
+    """A clause for a number written as text (``"1/5"``, ``("-0.6", "0.5")``): say to drop the quotes; else "".
+
+    >>> quoted_number_note("1/5"), quoted_number_note("carry")
+    (' (that is text: write the number without quotes, 1/5)', '')
+    """
+    texts = [answer] if isinstance(answer, str) else list(answer) if isinstance(answer, (list, tuple)) else []
+    if not texts or not all(isinstance(t, str) and _parses_as_number(t) for t in texts):
+        return ""
+    shown = ", ".join(t.strip() for t in texts)
+    return f" (that is text: write the number{'s' if len(texts) > 1 else ''} without quotes, {shown})"
+
+
+def _parses_as_number(text: str) -> bool:
+    from fractions import Fraction
+
+    try:
+        Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
+
+
 def describe(answer) -> str:
     """A short description of a value for feedback: ``'the text "4"'``, ``'3.5'``."""
     if isinstance(answer, str):
@@ -149,4 +173,5 @@ def describe(answer) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-__all__ = ["Feedback", "as_card_list", "as_int", "as_number", "correct", "describe", "is_blank", "is_blank_function", "not_answered", "wrong"]
+__all__ = ["Feedback", "as_card_list", "as_int", "as_number", "correct", "describe", "is_blank", "is_blank_function", "not_answered",
+           "quoted_number_note", "wrong"]

@@ -199,6 +199,32 @@ def duel(your_bids, seed: int = 0) -> DuelResult:
     return DuelResult(bids, theirs, float(np.mean(results)) if results else 0.0)
 
 
+def duel_text(your_bids, seed: int = 0) -> str:
+    """The duel's result as lesson 2 prints it, or a sentence saying what is wrong with the list of bids.
+
+    The lesson invites students to edit the lists: a card they do not hold, a
+    word, or an empty list must not end the cell with a traceback.
+
+    >>> duel_text([3, 3, 3], seed=1), duel_text([3, 4])
+    ('average result +1.00 points per round', 'cannot play this list: in the endgame you hold 2 and 3; 4 is not one of them')
+    """
+    from .feedback import describe
+
+    example = "such as [3, 2, 3]"
+    if isinstance(your_bids, (str, bytes, dict)) or not hasattr(your_bids, "__iter__"):
+        return f"cannot play this: write a list of bids, {example}, not {describe(your_bids)}"
+    bids = list(your_bids)
+    if not bids:
+        return f"no bids to play: write a list of bids, {example}"
+    try:
+        return f"average result {duel(bids, seed=seed).average:+.2f} points per round"
+    except OptionError as exc:
+        return f"cannot play this list: {exc}"
+    except (TypeError, ValueError):
+        odd = next((b for b in bids if not isinstance(b, (int, np.integer)) or isinstance(b, bool)), None)
+        return f"cannot play this list: every bid is a card, 2 or 3, {example}; {describe(odd)} is not"
+
+
 def parity_split(policy: np.ndarray) -> np.ndarray:
     """For each prize (row), the chance of an odd bid and of an even bid: shape ``(n, 2)``."""
     policy = np.asarray(policy, dtype=float)
@@ -237,5 +263,5 @@ def learning_curves(payoffs, iterations: int = 1000) -> dict[str, np.ndarray]:
     }
 
 
-__all__ = ["DuelResult", "ENDGAME", "LP_POSITION", "lp_game", "positions_without_saddle", "turn_positions", "HandSolution", "duel", "endgame", "first_turn_games", "first_turn_policy", "learning_curves", "modes", "parity_split",
+__all__ = ["DuelResult", "ENDGAME", "LP_POSITION", "lp_game", "positions_without_saddle", "turn_positions", "HandSolution", "duel", "duel_text", "endgame", "first_turn_games", "first_turn_policy", "learning_curves", "modes", "parity_split",
            "solve_two_by_two"]

@@ -36,7 +36,7 @@ from ..agents import make_agent
 from ..agents.base import Agent
 from ..arena.batch import play_many
 from ..arena.results import mean_interval
-from ..errors import AgentError
+from ..errors import AgentError, GopsError
 from ..games.goofspiel import Goofspiel, GoofspielState
 
 
@@ -106,10 +106,18 @@ def try_against(strategy, opponents, num_cards: int = 5, games: int = 200, seed:
         return Feedback("Trial", "blank", "write your strategy function first, then run this cell again")
     if not callable(strategy):
         return Feedback("Trial", "wrong", f"a strategy is a function of an observation, not {strategy!r}")
-    problem = strategy_problem(strategy, num_cards=num_cards, seed=seed, **options)
-    if problem:
-        return Feedback("Trial", "wrong", problem, "return one of the cards in observation.legal_moves")
-    return trial(strategy, opponents, num_cards=num_cards, games=games, seed=seed, **options)
+    if isinstance(opponents, str):
+        opponents = [opponents]  # one bot's name, not a list of its letters
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        return Feedback("Trial", "wrong", f"games is how many games to play against each bot: a whole number, 1 or more, "
+                                          f"not {games!r}")
+    try:
+        problem = strategy_problem(strategy, num_cards=num_cards, seed=seed, **options)
+        if problem:
+            return Feedback("Trial", "wrong", problem, "return one of the cards in observation.legal_moves")
+        return trial(strategy, opponents, num_cards=num_cards, games=games, seed=seed, **options)
+    except GopsError as exc:  # an unknown bot, a deck size the rules refuse: say so, no traceback
+        return Feedback("Trial", "wrong", str(exc))
 
 
 @dataclasses.dataclass
@@ -203,8 +211,8 @@ class Lead(NamedTuple):
                 f"(95% interval {self.low:+.2f} to {self.high:+.2f})")
 
 
-class _NotDeterministic(Exception):
-    """The strategy gave two different cards in the same position."""
+class NotDeterministic(Exception):
+    """The strategy gave two different cards in the same position: it uses randomness."""
 
 
 class _DeterministicOpponent(FunctionAgent):
@@ -213,7 +221,7 @@ class _DeterministicOpponent(FunctionAgent):
     def policy(self, observation):
         card = self.act(observation)
         if self.act(observation) != card:
-            raise _NotDeterministic
+            raise NotDeterministic
         return {card: 1.0}
 
 
@@ -246,7 +254,7 @@ def exact_lead(strategy, opponent="random", num_cards: int = 4, *, seat: int = 0
     rules, agent, other = _seated(strategy, opponent, num_cards, seat, options)
     try:
         return _enumerated(rules, agent, other, seat)
-    except _NotDeterministic:
+    except NotDeterministic:
         diff = _sampled(rules, agent, other, seat, games, seed)
         row = mean_interval(diff)
         return Lead(row["mean"], row["low"], row["high"], False, games)
@@ -303,7 +311,7 @@ def seat_leads(strategy, opponent="random", num_cards: int = 4, *, games: int = 
         rules, agent, other = _seated(strategy, opponent, num_cards, seat, options)
         try:
             leads.append(_enumerated(rules, agent, other, seat))
-        except _NotDeterministic:
+        except NotDeterministic:
             leads.append(None)
             samples.append((rules, agent, other, seat))
     if not samples:
@@ -377,7 +385,7 @@ def _walk(state, agent, other, seat: int = 0) -> float:
     seen = state.observation(seat)
     mine = agent.act(seen)
     if agent.act(seen) != mine:
-        raise _NotDeterministic
+        raise NotDeterministic
     value = 0.0
     for card, probability in other.policy(state.observation(1 - seat)).items():
         if probability > 0:
@@ -387,5 +395,5 @@ def _walk(state, agent, other, seat: int = 0) -> float:
     return value
 
 
-__all__ = ["FunctionAgent", "Lead", "SEAT_HINT", "SEATS", "SeatLeads", "TrialTable", "as_agent", "exact_lead",
+__all__ = ["FunctionAgent", "Lead", "NotDeterministic", "SEAT_HINT", "SEATS", "SeatLeads", "TrialTable", "as_agent", "exact_lead",
            "seat_leads", "strategy_problem", "trial", "try_against"]

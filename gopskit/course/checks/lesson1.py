@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from ...errors import AgentError
-from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
+from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, quoted_number_note, wrong
 from ..pure import best_response, lead_against, lead_against_match_prize, plan_label, plan_matrix, points_against_random, strictly_dominated_plans
 from ..strategies import SEAT_HINT, seat_leads, strategy_problem
 from ._registry import checker
@@ -41,7 +41,7 @@ def check_expected_points(expected_points):
         return not_answered(E1, "expected_points")
     x = as_number(expected_points)
     if x is None:
-        return wrong(E1, f"expected_points should be a number of points, not {describe(expected_points)}")
+        return wrong(E1, f"expected_points should be a number of points, not {describe(expected_points)}{quoted_number_note(expected_points)}")
     exact = points_against_random(range(1, 6))
     known = {
         float(exact.mine): None,
@@ -52,6 +52,9 @@ def check_expected_points(expected_points):
         float(exact.mine + exact.discarded): f"{x:g} counts the ties as wins, but a tied prize is thrown away",
         float(sum(p * (p - 1) for p in range(1, 6)) / 4): f"{x:g} divides by 4, but the random card is one of 5, the tied card included",
         15.0: "15 is every point in the game; match-prize loses some prizes and ties others",
+        float(exact.discarded): f"{x:g} is what is thrown away on ties; the question asks for match-prize's own points",
+        float(sum(p * (p - 1) for p in range(1, 6))): f"{x:g} is the sum of p(p - 1) before dividing by 5: each "
+                                                      "chance (p - 1)/5 has the 5 below the line",
     }
     for value, message in known.items():
         if _close(x, value):
@@ -99,13 +102,15 @@ def check_best_reply_points(best_reply_points):
         return not_answered(E3, "best_reply_points")
     x = as_int(best_reply_points)
     if x is None:
-        return wrong(E3, f"best_reply_points should be a whole number of points, not {describe(best_reply_points)}")
+        return wrong(E3, f"best_reply_points should be a whole number of points, not {describe(best_reply_points)}{quoted_number_note(best_reply_points)}")
     messages = {
         9: None,
         15: "15 wins prizes 1 to 5, but you forgot the 6: match-prize bids the 6 on it and takes it (15 - 6 = 9)",
         21: "21 is every point; nobody can win the 6 against match-prize, who bids a 6 on it",
         5: "5 is the answer for 5-card Gops; the question is about 6 cards",
         0: "match-prize can be beaten: win each small prize with a card one higher",
+        -6: "-6 counts only the 6 you give up; add the prizes 1 to 5 you take with a card one higher",
+        14: "14 is the lead with 7 cards; the question is about 6 cards",
     }
     if x in messages:
         if messages[x] is None:
@@ -248,6 +253,16 @@ def _not_strictly_dominated(game, label: str) -> str:
             f"scores {_signed(A[k, j])} against {game.col_labels[j]}, where {label} scores {_signed(row[j])}")
 
 
+def _plan_form(label: str) -> str:
+    """For a label with separators in it: how to write one plan, or several (a clause to add), else ""."""
+    parts = [part for part in label.replace(";", ",").replace(" ", ",").split(",") if part]
+    if len(parts) < 2:
+        return ""
+    if all(len(part) == 1 for part in parts):
+        return f": write one plan's cards together, such as \"{''.join(parts)}\""
+    return f": to name several plans, make a list of strings, such as {parts}"
+
+
 @checker(1, E5)
 def check_dominated_plans(dominated):
     """Exercise 5: the strictly dominated plans of 3-card plan Gops."""
@@ -261,7 +276,7 @@ def check_dominated_plans(dominated):
     unknown = [label for label in labels if label not in plans]
     if unknown:
         return wrong(E5, f"{', '.join(unknown)} is not a plan of 3-card Gops; a plan lists the card bid on prizes "
-                         f"1, 2, 3, each card once: {', '.join(plans)}")
+                         f"1, 2, 3, each card once: {', '.join(plans)}{_plan_form(unknown[0])}")
     truth = strictly_dominated_plans(3)
     extra = [label for label in labels if label not in truth]
     missing = [label for label in truth if label not in labels]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, wrong
+from ..feedback import as_int, as_number, correct, describe, is_blank, not_answered, quoted_number_note, wrong
 from ..mixed import endgame, lp_game, solve_two_by_two
 from ...solvers.matrix import maximin_minimax, solve_zero_sum
 from ._registry import checker
@@ -22,7 +22,7 @@ def _probability(answer, name, exercise):
         return None, not_answered(exercise, name)
     x = as_number(answer)
     if x is None:
-        return None, wrong(exercise, f"{name} should be a probability, a number such as 0.35, not {describe(answer)}")
+        return None, wrong(exercise, f"{name} should be a probability, a number such as 0.35, not {describe(answer)}{quoted_number_note(answer)}")
     if not 0 <= x <= 1:
         return None, wrong(exercise, f"{x:g} is not a probability: a probability lies between 0 and 1")
     return x, None
@@ -61,7 +61,7 @@ def check_endgame_value(endgame_value):
         return not_answered(E2, "endgame_value")
     x = as_number(endgame_value)
     if x is None:
-        return wrong(E2, f"endgame_value should be a number of points, not {describe(endgame_value)}")
+        return wrong(E2, f"endgame_value should be a number of points, not {describe(endgame_value)}{quoted_number_note(endgame_value)}")
     value = float(solve_two_by_two(endgame().payoffs).value)
     pure_low, pure_high = maximin_minimax(endgame().payoffs)
     if _close(x, value):
@@ -75,6 +75,13 @@ def check_endgame_value(endgame_value):
     for known, message in messages.items():
         if _close(x, known):
             return wrong(E2, message, "the value is 3p + 1(1 - p) with your equilibrium p")
+    p = float(solve_two_by_two(endgame().payoffs).row_mix)
+    if _close(x, -value):
+        return wrong(E2, f"{x:g} is the endgame's value to your opponent (their points minus yours); the question asks "
+                         "for yours, and you hold the better cards", "put your p from exercise 1 into 3p + 1(1 - p)")
+    if _close(x, p) or _close(x, 1 - p):
+        return wrong(E2, f"{x:g} is a probability from exercise 1 (the chance of bidding {2 if _close(x, p) else 3}), "
+                         "not a number of points", "put your p from exercise 1 into 3p + 1(1 - p)")
     return wrong(E2, f"{x:g} is not it", "put your p from exercise 1 into 3p + 1(1 - p)")
 
 
@@ -89,6 +96,41 @@ def _lp_test_games():
     return {"the 3 x 3 turn": turn, "the endgame": end, "the endgame seen by your opponent": -end.T}
 
 
+def _failure_hint(exc: Exception, value: float) -> str:
+    """What to look at when the student's solver raised ``exc`` on a game worth ``value``."""
+    if "NoneType" in str(exc) and value < -1e-9:
+        return ("linprog found no solution (result.x is None): linprog keeps every variable >= 0 unless told "
+                "otherwise, and this game's value is negative: give v bounds (None, None)")
+    if "NoneType" in str(exc):
+        return "linprog found no solution (result.x is None): print result.message to see why"
+    return "return the value and the row player's probabilities, in that order"
+
+
+def _lp_answer_problem(answer, m: int) -> str | None:
+    """Why ``answer`` is not a pair (value, m probabilities), or None if it has that shape."""
+    if hasattr(answer, "x") and hasattr(answer, "status"):
+        return ("it returned linprog's whole result; return the pair (value, strategy) taken from result.x")
+    if isinstance(answer, (str, bytes, dict)) or not hasattr(answer, "__len__") or len(answer) != 2:
+        return f"it returned {describe(answer)}; expected the pair (value, strategy)"
+    first, second = answer
+    if as_number(second) is not None and np.asarray(first, dtype=object).size == m:
+        return "it returned (strategy, value); the order is (value, strategy)"
+    try:
+        x = np.asarray(second, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return f"the strategy {describe(second)} is not a list of {m} numbers"
+    if as_number(first) is None:
+        return f"the value is {describe(first)}, not a number"
+    if x.shape == (m + 1,):
+        return (f"the strategy has {m + 1} entries, one too many: the last entry of result.x is v, not a "
+                "probability")
+    if x.shape != (m,):
+        return f"the strategy {describe(second)} is not {m} probabilities, one per row"
+    if not np.all(np.isfinite(x)):
+        return f"the strategy {np.round(x, 3).tolist()} holds nan or infinity: did linprog succeed (result.status 0)?"
+    return None
+
+
 @checker(2, E3)
 def check_linprog_solver(solve_with_linprog):
     """Exercise 3: solve_with_linprog(payoffs) -> (value, row strategy), set up by the student for scipy's linprog."""
@@ -98,20 +140,18 @@ def check_linprog_solver(solve_with_linprog):
         return wrong(E3, f"solve_with_linprog should be a function of a payoff matrix, not {describe(solve_with_linprog)}")
     for name, A in _lp_test_games().items():
         truth = solve_zero_sum(A)
+        m = A.shape[0]
         try:
             answer = solve_with_linprog(A.copy())
-            value, strategy = answer
-            x = np.asarray(strategy, dtype=float).ravel()
         except Exception as exc:  # any error in the student's code becomes a sentence
-            hint = ("if linprog found no solution (result.x is None), check the bounds: linprog keeps every "
-                    "variable >= 0 unless told otherwise, and this game's value is negative: give v bounds (None, None)"
-                    if truth.value < 0 else "return the value and the row player's probabilities, in that order")
             return wrong(E3, f"on {name} your function failed ({type(exc).__name__}: {exc}); it should return "
-                             "(value, strategy)", hint)
-        v = as_number(value)
-        if v is None or x.shape != (A.shape[0],) or not np.all(np.isfinite(x)):
-            return wrong(E3, f"on {name} (a {A.shape[0]} x {A.shape[1]} game) it returned {describe(answer)}; "
-                             f"expected a number and {A.shape[0]} probabilities", "result.x holds [p_1, ..., p_m, v]")
+                             "(value, strategy)", _failure_hint(exc, truth.value))
+        shape_problem = _lp_answer_problem(answer, m)
+        if shape_problem is not None:
+            return wrong(E3, f"on {name} (a {m} x {A.shape[1]} game) {shape_problem}",
+                         "result.x holds [p_1, ..., p_m, v]: return (result.x[-1], result.x[:m])")
+        value, strategy = answer
+        v, x = as_number(value), np.asarray(strategy, dtype=float).ravel()
         if np.any(x < -1e-6) or abs(x.sum() - 1) > 1e-6:
             return wrong(E3, f"on {name} your strategy {np.round(x, 3).tolist()} is not a probability distribution",
                          "add the equality constraint p_1 + ... + p_m = 1 (A_eq, b_eq) and keep each p_i >= 0")
@@ -142,7 +182,7 @@ def check_fictitious_play_bid(next_bid):
     bid = as_int(next_bid)
     if bid not in game.row_labels:
         return wrong(E4, f"in the endgame you hold {game.row_labels[0]} and {game.row_labels[1]}: "
-                         f"answer one of them, not {describe(next_bid)}")
+                         f"answer one of them, not {describe(next_bid)}{quoted_number_note(next_bid)}")
     frequencies = np.array([FP_COUNTS[c] for c in game.col_labels], dtype=float)
     frequencies /= frequencies.sum()
     earnings = game.payoffs @ frequencies

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...errors import AgentError
-from ..feedback import as_card_list, as_int, as_number, correct, describe, is_blank, not_answered, wrong
+from ..feedback import as_card_list, as_int, as_number, correct, describe, is_blank, not_answered, quoted_number_note, wrong
 from ..hidden import INFOSET_EXERCISE, first_turn_information_sets, information_set_values, possible_bids
 from ..strategies import SEAT_HINT, seat_leads, strategy_problem
 from ._registry import checker
@@ -44,7 +44,7 @@ def check_blind_information_sets(blind_sets):
         return not_answered(E2, "blind_sets")
     count = as_int(blind_sets)
     if count is None:
-        return wrong(E2, f"blind_sets should be a whole number, not {describe(blind_sets)}")
+        return wrong(E2, f"blind_sets should be a whole number, not {describe(blind_sets)}{quoted_number_note(blind_sets)}")
     truth = first_turn_information_sets("blind")
     visible = first_turn_information_sets("hidden bids")
     if count == truth:
@@ -53,6 +53,9 @@ def check_blind_information_sets(blind_sets):
     if count == visible:
         return wrong(E2, f"{visible} would be right if you could see the prize, but in Blind Goofspiel the prize is "
                          "turned after the bids", "what differs between the deals, from where you sit?")
+    if count <= 0:
+        return wrong(E2, f"{count} cannot be: every position where you bid lies in some information set, so there is "
+                         "at least one", "what do you see before your first bid?")
     if count in (16, 24):
         return wrong(E2, f"{count} counts positions of the game, not what you can tell apart",
                      "an information set groups every position that looks the same to you")
@@ -103,6 +106,21 @@ def _as_values(answer):
     return None if None in keys or None in keys.values() else keys
 
 
+def _values_problem(answer, bids) -> str:
+    """What exactly is wrong with a malformed ``info_set_values`` (a clause to add to the message), or ""."""
+    if not isinstance(answer, dict):
+        return ""
+    for key, value in answer.items():
+        if isinstance(key, str):
+            return f": the keys are the cards as numbers, {bids[0]} not \"{key}\""
+        if as_int(key) not in bids:
+            return f": you do not hold a {describe(key)} on turn 2, only the {bids[0]} and the {bids[1]}"
+        if as_number(value) is None:
+            return f": the value of bid {as_int(key)} is {describe(value)}, not a number"
+    missing = [b for b in bids if b not in {as_int(k) for k in answer}]
+    return f": the value of bid {missing[0]} is missing" if missing else ""
+
+
 @checker(3, E4)
 def check_information_set_values(info_set_values):
     """Exercise 4: the value of each next bid at one information set (hidden bids, a mostly honest opponent)."""
@@ -113,7 +131,8 @@ def check_information_set_values(info_set_values):
     bids = sorted(truth.values)
     if answer is None or sorted(answer) != bids:
         return wrong(E4, f"info_set_values should be a dict with one number per card you hold, like "
-                         f"{{{bids[0]}: -1.5, {bids[1]}: 0.25}}; not {describe(info_set_values)}")
+                         f"{{{bids[0]}: -1.5, {bids[1]}: 0.25}}; not {describe(info_set_values)}"
+                         f"{_values_problem(info_set_values, bids)}")
     uniform = {b: sum(float(v[b]) for v in truth.per_position.values()) / len(truth.per_position) for b in bids}
     best = max(bids, key=lambda b: truth.values[b])
     belief = " and ".join(f"{t} with chance {chance}" for t, chance in truth.belief.items())

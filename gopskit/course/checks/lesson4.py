@@ -28,6 +28,10 @@ def check_tie_rule(more_exploitable):
         return not_answered(E1, "more_exploitable")
     leads = _leads()
     answer = str(more_exploitable).strip().lower() if isinstance(more_exploitable, str) else None
+    if answer in ("same", "no difference", "neither", "both", "equal", "none"):
+        return wrong(E1, f"answer with the name of a tie rule, \"discard\" or \"carry\": against a bot that bids "
+                         "predictably the tie rule does matter, so one of them gives the best reply a bigger lead",
+                     "against the random bidder the rule hardly mattered; who decides when a tie happens here?")
     if answer not in leads:
         return wrong(E1, f"answer with the name of a tie rule, \"discard\" or \"carry\", not {describe(more_exploitable)}")
     figures = f"the best reply leads by {leads['discard']:.2f} under discard and {leads['carry']:.2f} under carry"
@@ -71,6 +75,19 @@ def _as_cells(answer) -> list[tuple[int, int]] | None:
             return None
         cells.append((row, col))
     return sorted(set(cells))
+
+
+def _cells_problem(answer) -> str:
+    """What exactly is wrong with a malformed ``stable`` (a clause to add to the message), or ""."""
+    if isinstance(answer, (str, bytes, dict)) or not hasattr(answer, "__iter__"):
+        return ""
+    cells = [cell for cell in answer if not isinstance(cell, (str, bytes)) and hasattr(cell, "__len__") and len(cell) == 2]
+    if any(isinstance(v, str) for cell in cells for v in cell):
+        return ": write each cell as two numbers, 0 for high first and 1 for low first, such as (0, 1)"
+    numbers = [as_int(v) for cell in cells for v in cell]
+    if cells and None not in numbers and max(numbers) == 2 and min(numbers) >= 1:
+        return ": rows and columns are numbered from 0, so the four cells are (0, 0), (0, 1), (1, 0) and (1, 1)"
+    return ""
 
 
 def _stable_cells(A: np.ndarray, B: np.ndarray) -> list[tuple[int, int]]:
@@ -120,7 +137,8 @@ def check_endgame(A, B=None, stable=None):
         return Feedback(E2, "blank", "A and B are right. `stable` still holds the placeholder `...`", BLANK_HINT)
     cells = _as_cells(stable)
     if cells is None:
-        return wrong(E2, f"stable should be a list of cells (row, column) such as [(0, 0)], not {describe(stable)}")
+        return wrong(E2, f"stable should be a list of cells (row, column) such as [(0, 0)], not {describe(stable)}"
+                         f"{_cells_problem(stable)}")
     truth = _stable_cells(true_a, true_b)
     for i, j in cells:
         if (i, j) not in truth:

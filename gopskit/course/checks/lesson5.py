@@ -26,7 +26,7 @@ from scipy import stats
 from ...errors import AgentError
 from ...games.goofspiel import Goofspiel, GoofspielState
 from ..classroom import NUM_CARDS, ben, cleo, demo_pairing, demo_tournament
-from ..feedback import as_number, correct, describe, is_blank, not_answered, wrong
+from ..feedback import as_number, correct, describe, is_blank, not_answered, quoted_number_note, wrong
 from ..pure import best_response
 from ..strategies import SEAT_HINT, as_agent, exact_lead, seat_leads, strategy_problem
 from ._registry import checker
@@ -137,7 +137,7 @@ def check_cleo_vs_ben(cleo_lead):
         return not_answered(E3, "cleo_lead")
     value = as_number(cleo_lead)
     if value is None:
-        return wrong(E3, f"cleo_lead should be a number of points, such as 1.5, not {describe(cleo_lead)}")
+        return wrong(E3, f"cleo_lead should be a number of points, such as 1.5, not {describe(cleo_lead)}{quoted_number_note(cleo_lead)}")
     truth = cleo_over_ben()
     if abs(value - truth) < 0.01:
         return correct(E3, f"{truth:+.2f}. cleo bids 4, 3, 2, 1 and ben 3, 2, 4, 1: cleo takes turns 1 and 2, "
@@ -149,6 +149,13 @@ def check_cleo_vs_ben(cleo_lead):
         return wrong(E3, f"{value:g} is cleo's points a game, not her lead", "subtract ben's points")
     if abs(value - 5.0) < 0.01 or abs(value - 10 / 3) < 0.01:
         return wrong(E3, f"{value:g} is not it: ben does win a turn", "on turn 3, cleo has 2 left, ben still has his 4")
+    if abs(value - 7.5) < 0.01 or abs(value - 10) < 0.01:
+        return wrong(E3, f"{value:g} would mean cleo wins every turn{' but one' if value < 10 else ''} and ben none, as "
+                         "if the highest card always won: ben's 4 takes turn 3 from her 2, and turn 4 is a tie",
+                     "write ben's bids too: 3, then 2, then 4, then 1")
+    if abs(value) < 0.01:
+        return wrong(E3, "0 would mean they break even, but their bids differ on three of the four turns",
+                     "write down both players' four bids turn by turn and see who wins each")
     return wrong(E3, f"{value:g} is not cleo's expected lead",
                  "write down both players' four bids turn by turn; every turn's prize is 2.5 on average")
 
@@ -166,9 +173,9 @@ def check_interval(interval):
     try:
         low, high = (as_number(v) for v in interval)
     except (TypeError, ValueError):
-        return wrong(E4, f"interval should be two numbers (low, high), not {describe(interval)}")
+        return wrong(E4, f"interval should be two numbers (low, high), not {describe(interval)}{quoted_number_note(interval)}")
     if low is None or high is None:
-        return wrong(E4, f"interval should be two numbers (low, high), not {describe(interval)}")
+        return wrong(E4, f"interval should be two numbers (low, high), not {describe(interval)}{quoted_number_note(interval)}")
     if low > high:
         return wrong(E4, f"the low end {low:.2f} is above the high end {high:.2f}", "interval = (low, high)")
     _gaps, row = _demo_interval()
