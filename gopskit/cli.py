@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``gopskit`` parser; with ``command``, plugins are registered only until one adds that command."""
-    from .serve import add_passcode_options  # shared with ``python -m gopskit.serve``
+    from .serve import add_host_name_option, add_passcode_options  # shared with ``python -m gopskit.serve``
 
     parser = _Parser(prog="gopskit", description="Game theory through Goofspiel: apps, games, solvers.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -49,6 +49,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     serve.add_argument("--kernels-per-client", type=int, default=4, metavar="N",
                        help="apps one computer (network address) may have open at once; a page beyond gets "
                             "'close another tab'; this computer itself is not limited (default 4)")
+    add_host_name_option(serve)
     add_passcode_options(serve)
     serve.set_defaults(func=_serve)
 

@@ -166,6 +166,12 @@ def _voila_app_class(limits: Limits | None = None):
             }
             return settings
 
+        def listen(self):
+            from .server.connections import bound_connections
+
+            bound_connections(self.app, limits)  # connections per computer, slow requests, bodies, Host names
+            super().listen()
+
         def init_handlers(self):
             index = url_path_join(self.server_url, "voila/render", INDEX)
             handlers = bounded_handlers(super().init_handlers(), self.server_url, index)
@@ -387,6 +393,15 @@ def add_limit_options(parser: argparse.ArgumentParser, hidden: bool = False) -> 
         parser.add_argument("--pace-loopback", action="store_true", help="pace this computer's own page loads too")
 
 
+def add_host_name_option(parser: argparse.ArgumentParser) -> None:
+    """``--host-name NAME``: more names the server answers to (see :func:`.server.connections.local_names`)."""
+    parser.add_argument("--host-name", action="append", default=[], metavar="NAME", dest="host_names",
+                        help="another name students' browsers may call this computer by (a school's name for it, "
+                             "a proxy's); repeat for several. Without it the server answers to localhost, IP "
+                             "addresses and this computer's own names, and no other (a page from another site "
+                             "cannot reach it by a name of its own)")
+
+
 def add_passcode_options(parser: argparse.ArgumentParser) -> None:
     """``--teacher-passcode TEXT`` and ``--no-teacher-passcode`` (see :func:`teacher_passcode`)."""
     choice = parser.add_mutually_exclusive_group()
@@ -405,6 +420,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
         extra["pace_loopback"] = True
     if hasattr(args, "kernels_per_client"):
         extra["kernels_per_client"] = args.kernels_per_client
+    if getattr(args, "host_names", None):
+        extra["host_names"] = tuple(args.host_names)
     return Limits(max_kernels=args.max_kernels, kernel_memory_mb=args.kernel_memory, **extra)
 
 
@@ -416,6 +433,7 @@ def main(argv=None) -> int:
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--no-preheat", action="store_true")
     add_limit_options(parser, hidden=True)
+    add_host_name_option(parser)
     add_passcode_options(parser)
     args = parser.parse_args(argv)
     try:

@@ -31,27 +31,20 @@ pytestmark = [pytest.mark.slow,
 MB = 1 << 20
 PER_CLIENT, HEADER_TIMEOUT = 16, 3
 HOSTILE, CLASSMATE = "127.0.0.2", "127.0.0.3"
-# The server as `gopskit serve` runs it, its application listening through bound_connections
-# (gopskit/serve.py's GopskitVoila.listen does the same).
+# The server as `gopskit serve` runs it (GopskitVoila listens through bound_connections), with test-sized
+# limits that have no flag; one extra name, as `--host-name pc-12.school.example` gives.
+SCHOOL_NAME = "pc-12.school.example"
 SERVE = """
 import sys
 from gopskit import serve
-from gopskit.server.connections import bound_connections
 from gopskit.server.limits import Limits
 
 limits = Limits(max_kernels=8, kernel_memory_mb=1024, pages_per_minute=1000,
-                max_connections_per_client={per_client}, header_timeout_seconds={timeout})
-
-
-class Bounded(serve._voila_app_class(limits)):
-    def listen(self):
-        bound_connections(self.app, limits)
-        super().listen()
-
-
+                max_connections_per_client={per_client}, header_timeout_seconds={timeout},
+                host_names=("%s",))
 argv = serve.voila_argv(serve.notebooks_dir(), port=int(sys.argv[1]), open_browser=False, preheat=False, limits=limits)
-Bounded.launch_instance(argv=argv, config=serve.voila_config(False))
-"""
+serve._voila_app_class(limits).launch_instance(argv=argv, config=serve.voila_config(False))
+""" % SCHOOL_NAME
 
 
 @pytest.fixture(scope="module")
@@ -156,10 +149,32 @@ def test_a_request_for_another_name_gets_the_wrong_address_page(server, host):
 
 def test_addresses_a_browser_uses_are_answered(server):
     port, _, _ = server
-    hosts = (f"localhost:{port}", f"127.0.0.1:{port}", f"{socket.gethostname()}:{port}")
-    for source, host in zip(("127.0.0.4", "127.0.0.5", "127.0.0.6"), hosts):  # one computer each: its own cap
+    hosts = (f"localhost:{port}", f"127.0.0.1:{port}", f"{socket.gethostname()}:{port}", f"PC-12.school.example:{port}")
+    for source, host in zip(("127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"), hosts):  # one computer each: its own cap
         status, body = load(port, "index.ipynb", source, host=host)
         assert status == 200 and "kernelId" in body, host
+
+
+def test_the_teacher_is_told_which_names_were_refused_and_how_to_allow_one(server):
+    """A school may call the teacher's computer by a name the server does not know: the log says how to add it."""
+    port, _, log = server
+    for _ in range(3):
+        assert load(port, "index.ipynb", CLASSMATE, host=f"gops.school.example:{port}")[0] == 421
+    assert load(port, "index.ipynb", CLASSMATE, host=f"x\x1b[2J.example:{port}")[0] in (400, 421)
+    deadline = time.monotonic() + 10
+    while "gops.school.example" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    text = log.read_text()
+    told = [line for line in text.splitlines() if "restart with --host-name" in line]
+    assert sum("--host-name gops.school.example" in line for line in told) == 1, told
+    assert "\x1b" not in text  # a name a script sends never writes escape codes into the teacher's terminal
+
+
+def test_a_host_name_given_to_serve_is_checked():
+    done = subprocess.run([sys.executable, "-m", "gopskit.serve", "--no-browser", "--port", str(free_port()),
+                           "--host-name", "pc 12"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "a host name is letters, digits, dashes and dots" in done.stderr and "'pc 12'" in done.stderr
 
 
 def test_a_websocket_under_another_name_is_refused(server):

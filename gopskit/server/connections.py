@@ -29,8 +29,13 @@ page elsewhere could reach it through a name of its own that points here
   body may hold ``max_body_bytes`` (pages send none);
 * a request must name this server as browsers do: ``localhost``, an IP
   address (a student's browser at ``http://192.168.1.20:8866``), this
-  computer's own name, or the address it listens on; any other name gets a
-  page saying which address to open.
+  computer's own name, the address it listens on, or a name the teacher
+  gave with ``--host-name`` (:attr:`.limits.Limits.host_names`); any other
+  name gets a page saying which address to open, and the server's log says
+  once per name (for the first few) how to allow it.
+
+``gopskit serve`` listens this way (``GopskitVoila.listen`` in
+:mod:`gopskit.serve`).
 """
 
 from __future__ import annotations
@@ -214,9 +219,10 @@ class BoundedHTTPServer(HTTPServer):
             connection.close()
 
 
-def local_names(address: str | None = None) -> list[str]:
-    """The names a browser may call this server by: ``localhost``, this computer's names, the listen address."""
-    names = {"localhost", socket.gethostname()}
+def local_names(address: str | None = None, extra=()) -> list[str]:
+    """The names a browser may call this server by: ``localhost``, this computer's names, the listen address,
+    and ``extra`` (``--host-name``)."""
+    names = {"localhost", socket.gethostname(), *extra}
     names.add(socket.gethostname().split(".")[0] + ".local")  # the name a school's mDNS gives
     try:
         names.add(socket.getfqdn())
@@ -242,12 +248,13 @@ def host_pattern(names: list[str]) -> str:
 class WrongHostHandler(RequestHandler):
     """Every request that names another host: a page saying which address to open (421)."""
 
-    def initialize(self, names: list[str]) -> None:
-        self.names = names
+    def initialize(self, names: list[str], told: set) -> None:
+        self.names, self.told = names, told
 
     def prepare(self) -> None:
         from .handlers import refusal_page
 
+        self._tell_the_teacher()
         self.set_status(421)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
@@ -259,9 +266,23 @@ class WrongHostHandler(RequestHandler):
         ], "/"))
 
 
+    def _tell_the_teacher(self) -> None:
+        """One line in the server's log for each refused name (the first few): it may be the school's own."""
+        name = self.request.host_name or ""
+        if name in self.told or len(self.told) >= MAX_NAMES_TOLD:
+            return
+        self.told.add(name)
+        shown = name if re.fullmatch(r"[a-z0-9.-]{1,80}", name) else repr(name[:80]).encode("ascii", "backslashreplace").decode()
+        log.warning("refused a page that called this server %s; if that is a right name for this computer, "
+                        "restart with --host-name %s", shown, shown)
+
+
+MAX_NAMES_TOLD = 20  # refused names the log mentions; a script could send thousands
+
+
 def guarded(app: Application, names: list[str]) -> RuleRouter:
     """``app`` behind a check of each request's ``Host``: other names get :class:`WrongHostHandler`."""
-    refusal = Application([(r".*", WrongHostHandler, {"names": names})])
+    refusal = Application([(r".*", WrongHostHandler, {"names": names, "told": set()})])
     return RuleRouter([Rule(HostMatches(host_pattern(names)), app), Rule(AnyMatches(), refusal)])
 
 
@@ -283,7 +304,7 @@ def bound_connections(app: Application, limits: Limits) -> None:
 
     def listen(port: int, address: str | None = None, **kwargs) -> BoundedHTTPServer:
         options = server_options(limits, raise_open_files_limit())
-        server = BoundedHTTPServer(guarded(app, local_names(address)), **options)
+        server = BoundedHTTPServer(guarded(app, local_names(address, limits.host_names)), **options)
         server.listen(port, address=address, **kwargs)
         return server
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 
 from ..errors import GopsError
 
@@ -63,6 +64,18 @@ def _check_whole(name: str, value, low: int, high: int, unit: str) -> None:
         raise GopsError(f"the {name} is a whole number from {low} to {high} ({unit}), not {value!r}")
 
 
+_HOST_NAME = re.compile(r"^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$")
+
+
+def _host_name(name) -> str:
+    """``name`` as a host name the server may be called by (lower case), or :class:`GopsError`."""
+    text = name.strip().lower().rstrip(".") if isinstance(name, str) else None
+    if not text or not _HOST_NAME.match(text):
+        raise GopsError(f"a host name is letters, digits, dashes and dots, such as pc-12.school.example, "
+                        f"not {name!r}")
+    return text
+
+
 @dataclasses.dataclass(frozen=True)
 class Limits:
     """Every bound of the served apps, checked when made.
@@ -103,6 +116,10 @@ class Limits:
     * ``max_messages_per_second``: the steady pace of messages one page may
       send its kernel (a dragged slider sends a few dozen a second); a page
       beyond it, after a burst, is disconnected.
+    * ``host_names``: more names browsers may call the server by (a school's
+      name for the teacher's computer, a proxy's); besides these the server
+      answers to ``localhost``, IP addresses and this computer's own names
+      (see :mod:`.connections`).
     """
 
     max_kernels: int | None = None
@@ -121,6 +138,7 @@ class Limits:
     header_timeout_seconds: int = 30
     max_body_bytes: int = 1 << 20
     max_messages_per_second: int = 100
+    host_names: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.max_kernels is None:
@@ -141,6 +159,7 @@ class Limits:
         _check_whole("time to send a request", self.header_timeout_seconds, 1, 3600, "seconds")
         _check_whole("largest request body", self.max_body_bytes, 1024, 1 << 30, "bytes")
         _check_whole("messages a page may send", self.max_messages_per_second, 10, 100_000, "a second")
+        object.__setattr__(self, "host_names", tuple(_host_name(n) for n in self.host_names))
 
     @property
     def freed_within_seconds(self) -> int:
