@@ -127,6 +127,33 @@ def test_a_rematch_when_both_ask(classroom):
     assert ann.board.seat_view.table != first and ann.board.seat_view.status == "playing"
 
 
+def _button_of(board, move):
+    """The hand row's button that shows ``move`` now (what a browser click on that card reaches)."""
+    [button] = [slot[2] for card, slot in zip(board._cards, board._slots) if card.move == move]
+    return button
+
+
+def test_a_double_click_acts_once_and_never_on_the_card_that_moved_into_its_place(classroom):
+    """The browser sends both clicks of a double click before the page redraws: the second names the card it hit."""
+    teacher, ann, bob = classroom
+    board = ann.board
+    first = _button_of(board, 1)
+    first.click()
+    confirm = board._confirm
+    confirm.click()
+    confirm.click()  # the second click of a double click on Confirm, sent before it was greyed
+    first.click()  # and a late click on the card just bid
+    assert board.seat_view.my_move == 1 and "Waiting for Bob" in board.status and board.last_error is None
+    bob.board.click_card(3)
+    bob.board.confirm()
+    ann.tick()
+    assert board.turn == 1 and [c.move for c in board._cards] == [2, 3]
+    first.click()  # a click that left the browser before the Ace left the hand: nothing, not the 2 now first
+    assert board.selected is None and "choose your bid" in board.status
+    assert not first.comm, "the slot of a card that left the hand is closed, not kept"
+    assert len(board._slot_by_key) == 2
+
+
 def test_bad_clicks_show_a_message_and_change_nothing(classroom):
     teacher, ann, bob = classroom
     ann.board.click_card(99)

@@ -172,7 +172,8 @@ class SeatBoard(widgets.VBox):
         self.view, self._play, self.seat_view, self.last_error = view_for(game), play, None, None
         self._shown = shown  # called with each view once it is drawn
         self._cards: list = []
-        self._slots: list = []
+        self._slots: list = []  # the hand row's slots, in order; each belongs to the card it shows
+        self._slot_by_key: dict = {}
         self._title, self._status, self._table, self._last = (widgets.HTML() for _ in range(4))
         self._status.add_class("gopskit-status")
         self._hand, self._summary, self._history = widgets.Box(), widgets.HTML(), widgets.HTML()
@@ -180,7 +181,7 @@ class SeatBoard(widgets.VBox):
         self._hand_label = widgets.HTML()  # a title over a row of choices that are not cards
         self._confirm = widgets.Button(description=self.view.confirm_label, icon="check", button_style="primary")
         self._confirm.add_class("gopskit-confirm")
-        self._confirm.on_click(lambda _b: self.confirm())
+        self._confirm.on_click(lambda _b: self._confirm_clicked())
         play_area = widgets.VBox([self._last, self._hand_label, self._hand, self._confirm])
         play_area.add_class("gopskit-play")
         main = widgets.Box([self._table, play_area])
@@ -276,18 +277,25 @@ class SeatBoard(widgets.VBox):
     def _label(self, move) -> str:
         return next((c.label() for c in self._cards if c.move == move), str(move))
 
+    def _slot_key(self, card) -> tuple:
+        """What a slot stands for: this table, this deal, and the card's move."""
+        v = self.seat_view
+        hands = getattr(v.state, "hands", None)
+        move = card.move if isinstance(card.move, (int, str, tuple)) else repr(card.move)
+        return v.table, len(hands) if hands is not None else 1, move
+
     def _render_hand(self) -> None:
-        """The hand row; slots are reused from one render to the next (no new widgets per turn)."""
+        """The hand row. A slot belongs to one card for as long as the card is in the hand (a click the browser
+        sent before the row changed names the card it showed, never the one that moved into its place); the
+        slots of cards that left are closed, so a page holds no more widgets than one hand's."""
         v = self.seat_view
         self._cards = self.view.hand(v.state, v.seat) if v.status == "playing" else []
-        while len(self._slots) < len(self._cards):
-            self._slots.append(self._new_slot(len(self._slots)))
-        for index, (box, face, button) in enumerate(self._slots):
-            if index >= len(self._cards):
-                box.layout.display = "none"
-                continue
-            card = self._cards[index]
-            box.layout.display = None
+        keys = [self._slot_key(card) for card in self._cards]
+        for key in keys:
+            if key not in self._slot_by_key:
+                self._slot_by_key[key] = self._new_slot(key)
+        self._slots = [self._slot_by_key[key] for key in keys]
+        for card, (box, face, button) in zip(self._cards, self._slots):
             chosen = card.move in (self.selected, v.my_move)
             face.value = self._face_html(card, chosen)
             button.disabled = not (v.my_turn and card.legal)
@@ -298,6 +306,9 @@ class SeatBoard(widgets.VBox):
                 button.remove_class(cls)
             if card.key and v.my_turn:
                 button.add_class(f"gopskit-key-{card.key}")
+        for key in set(self._slot_by_key) - set(keys):
+            for part in self._slot_by_key.pop(key):
+                part.close()
         self._hand.children = [slot[0] for slot in self._slots]
         self._hand_label.value = self._hand_title()
         self._confirm.layout.display = None if self.view.confirm and v.my_turn else "none"
@@ -319,18 +330,31 @@ class SeatBoard(widgets.VBox):
             return f'<div class="gopskit-choice {selected}" data-name="{escape(card.label())}">{escape(card.label())}</div>'
         return render_card(card.rank, card.suit, size="large", classes=selected, name=card.label())
 
-    def _new_slot(self, index: int):
+    def _new_slot(self, key):
         face = widgets.HTML()
         button = widgets.Button(description="", layout=widgets.Layout(width="100%", height="100%"))
         button.add_class("gopskit-card")
-        button.on_click(lambda _b: self._slot_clicked(index))
+        button.on_click(lambda _b, key=key: self._card_clicked(key))
         box = widgets.Box([face, button])
         box.add_class("gopskit-slot")
         return box, face, button
 
-    def _slot_clicked(self, index: int) -> None:
-        if index < len(self._cards):
-            self.click_card(self._cards[index].move)
+    def _card_clicked(self, key) -> None:
+        """A click on the slot of card ``key``. A click sent before the page changed (the second click of a
+        double click, a click as the table moved on) may name a card that has left the hand, or come when it is
+        no longer this student's move: its button is gone or disabled on the screen, so it is dropped."""
+        keys = [self._slot_key(card) for card in self._cards]
+        if key not in keys or self.seat_view is None or not self.seat_view.my_turn:
+            return
+        card = self._cards[keys.index(key)]
+        if card.legal:
+            self.click_card(card.move)
+
+    def _confirm_clicked(self) -> None:
+        """The confirm button: disabled until a card is chosen, so a click with none chosen (the second of a
+        double click) is dropped; :meth:`confirm` itself still refuses."""
+        if self.selected is not None:
+            self.confirm()
 
     def _set_status(self, text: str, error: bool = False) -> None:
         self.status = text
