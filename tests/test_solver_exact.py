@@ -396,3 +396,13 @@ def test_progress_bar_reaches_the_end_with_an_estimate_of_time_left(capsys):
     solve_goofspiel(4, "win", "carry", progress=True)
     err = capsys.readouterr().err
     assert "100%" in err and "elapsed, about" in err and "left]" in err
+
+
+def test_a_pot_before_any_prize_is_turned_is_refused_in_words():
+    """It said 'the pot holds prizes already turned: 0 to 0 points here'."""
+    carry = solve_goofspiel(3, ties="carry")
+    with pytest.raises(PositionError) as refused:
+        carry.value([1, 2, 3], [1, 2, 3], [1, 2, 3], pot=2)
+    assert str(refused.value) == "no prize has been turned yet, so the pot is empty: pot must be 0, not 2"
+    with pytest.raises(PositionError, match=r"when a tie discards the prize \(ties='discard'\)"):
+        solve_goofspiel(3).value([1, 2], [1, 2], [1, 2], pot=1)

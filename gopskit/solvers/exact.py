@@ -151,8 +151,11 @@ class GoofspielSolution:
     def _check_extras(self, j, q, lead, pot):
         turned = self.engine.turned_points(j, q)
         if self.ties == "discard" and pot != 0:
-            raise PositionError(f"under ties='discard' nothing is carried over: pot must be 0, not {pot}")
+            raise PositionError(f"when a tie discards the prize (ties='discard') nothing is carried over: "
+                                f"pot must be 0, not {pot}")
         if not 0 <= pot <= turned:
+            if turned == 0:
+                raise PositionError(f"no prize has been turned yet, so the pot is empty: pot must be 0, not {pot}")
             raise PositionError(f"the pot holds prizes already turned: 0 to {turned} points here, not {pot}")
         if self.objective == "win" and abs(lead) + pot > turned:
             raise PositionError(
