@@ -366,6 +366,17 @@ def test_notebook_functions_and_classes_become_sandboxed_entries(tmp_path):
         entry_from_function(len)
 
 
+@pytest.mark.parametrize("name", ["../outside", "a/b", "_hidden", ".dot", "x" * 65, "", "line\nbreak", 7])
+def test_a_notebook_entry_name_that_is_no_plain_file_name_is_refused_and_nothing_is_written(tmp_path, name):
+    from gopskit.arena.entries import entry_from_function
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    with pytest.raises(OptionError, match="an entry's name is 1 to 64 characters"):
+        entry_from_function(copier, name, folder)
+    assert not any(tmp_path.rglob("*.py")), "a refused name writes no file, inside the folder or beside it"
+
+
 # ---------------------------------------------- seeds and isolation, CLI ---
 def test_the_command_says_its_isolation_and_seed_and_the_seed_replays_the_run(tmp_path):
     import subprocess

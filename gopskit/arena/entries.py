@@ -110,6 +110,9 @@ def entries_from_folder(folder) -> list[Entry]:
     return [student_entry(p) for p in files]
 
 
+MAX_ENTRY_NAME = 64  # characters of a notebook entry's name (its file's name, which a file system bounds)
+
+
 def entry_from_function(func, name: str | None = None, folder=None) -> Entry:
     """Turn a function (or class) defined in a notebook into an entry (shown as kind ``notebook``).
 
@@ -121,12 +124,17 @@ def entry_from_function(func, name: str | None = None, folder=None) -> Entry:
         source = textwrap.dedent(inspect.getsource(func))
     except (OSError, TypeError):
         raise OptionError(f"cannot read the source of {func!r}; define it in a notebook cell or a file") from None
+    name = func.__name__ if name is None else name
+    if (not isinstance(name, str) or not 1 <= len(name) <= MAX_ENTRY_NAME or name.startswith(("_", "."))
+            or any(c in name for c in '/\\:\0') or not name.isprintable()):
+        raise OptionError(f"an entry's name is 1 to {MAX_ENTRY_NAME} characters, without / \\ or :, not starting "
+                          f"with _ or . (a folder's tournament skips such files), not {printable(repr(name))[:60]}")
     alias = "Strategy" if isinstance(func, type) else "strategy"
     text = f"import math\nimport random\n\n{source}\n{alias} = {func.__name__}\n"
     folder = pathlib.Path(folder) if folder else pathlib.Path(tempfile.mkdtemp(prefix="gopskit-notebook-"))
-    path = folder / f"{name or func.__name__}.py"
+    path = folder / f"{name}.py"
     path.write_text(text, encoding="utf-8")
-    return dataclasses.replace(student_entry(path, name or func.__name__), origin="notebook")
+    return dataclasses.replace(student_entry(path, name), origin="notebook")
 
 
 def unique_names(entries: list[Entry]) -> list[Entry]:
