@@ -285,7 +285,7 @@ def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = P
     from this machine's memory). ``passcode`` and ``no_passcode``: the
     teacher passcode's options (see :func:`teacher_passcode`).
     """
-    from .classroom.tokens import PASSCODE_ENV
+    from .classroom.tokens import PASSCODE_ENV, SERVED_BEYOND_ENV
 
     code, code_lines = teacher_passcode(host, passcode, no_passcode)
     folder = notebooks_dir()
@@ -303,6 +303,7 @@ def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = P
         os.environ.pop(PASSCODE_ENV, None)
     else:
         os.environ[PASSCODE_ENV] = code
+    os.environ[SERVED_BEYOND_ENV] = "1" if listens_beyond(host) else "0"  # what the teacher's page tells
     _voila_app_class(limits).launch_instance(argv=argv, config=voila_config(preheat))
     return 0
 

@@ -300,15 +300,31 @@ def test_the_teacher_page_shows_the_address_students_open(tmp_path, page, expect
     assert f'href="{expected}"' in teacher._code_html.value and "localhost" not in teacher._code_html.value
 
 
-def test_a_teacher_on_localhost_is_told_students_need_the_network_address(tmp_path, monkeypatch):
+@pytest.mark.parametrize("served_beyond", [None, "1", "0"])
+def test_a_teacher_on_localhost_is_told_what_students_open(tmp_path, monkeypatch, served_beyond):
+    """Under ``gopskit serve`` the page knows whether students can reach the server; elsewhere it says when they can."""
     import gopskit.widgets.classroom as app_module
+    from gopskit.classroom.tokens import SERVED_BEYOND_ENV
 
+    if served_beyond is None:
+        monkeypatch.delenv(SERVED_BEYOND_ENV, raising=False)
+    else:
+        monkeypatch.setenv(SERVED_BEYOND_ENV, served_beyond)
     monkeypatch.setattr(app_module, "network_addresses", lambda: ["192.168.7.20"])
     teacher = TeacherApp(str(tmp_path / "c.sqlite3"))
     teacher.create()
     teacher.bridge.page_url = "http://localhost:8866/voila/render/classroom-teacher.ipynb"
     shown = teacher._code_html.value
-    assert "http://192.168.7.20:8866/voila/render/classroom.ipynb" in shown and "--host 0.0.0.0" in shown
+    lan = "http://192.168.7.20:8866/voila/render/classroom.ipynb"
+    # the sentence reads on: the address, then "and type the room code", then the code; a note comes after
+    assert shown.index("Students open") < shown.index("and type the room code") < shown.index("gopskit-room-code")
+    if served_beyond == "1":  # served to the network (--host 0.0.0.0): the addresses, and nothing to fix
+        assert lan in shown and "gopskit-hint" not in shown
+    elif served_beyond == "0":  # served to this computer only: no address would work, and the page says so
+        assert lan not in shown and "no student can reach them" in shown and "--host 0.0.0.0" in shown
+        assert shown.index("gopskit-room-code") < shown.index("no student can reach them")
+    else:
+        assert lan in shown and "only if the apps were started with" in shown and "--host 0.0.0.0" in shown
 
 
 def test_join_waits_for_the_browser_link_and_cannot_join_twice(tmp_path):

@@ -38,6 +38,9 @@ CODE_LENGTH = 6
 KEY_BYTES = 24
 #: The environment variable that holds the teacher passcode of a served class (read by the teacher's page).
 PASSCODE_ENV = "GOPSKIT_TEACHER_PASSCODE"
+# Set by ``gopskit serve`` for its kernels: "1" when it listens beyond this computer (--host 0.0.0.0), "0" when only
+# this computer can reach it; unset when the apps run under another server (Binder, a hub, plain Voila).
+SERVED_BEYOND_ENV = "GOPSKIT_SERVED_BEYOND"
 PASSCODE_GROUPS, PASSCODE_GROUP = 3, 4
 #: A passcode the teacher chooses needs this many characters (spaces and dashes not counted) ...
 PASSCODE_MIN_LENGTH = 12

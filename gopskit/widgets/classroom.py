@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
 import re
 import time
 from html import escape
@@ -45,7 +46,7 @@ from ..classroom.db import default_url
 from ..classroom.errors import AccessError
 from ..classroom.live import BRIDGE_ESM, Poller
 from ..classroom.pairing import PAIRINGS
-from ..classroom.tokens import passcode_matches, served_passcode
+from ..classroom.tokens import SERVED_BEYOND_ENV, passcode_matches, served_passcode
 from ..errors import GopsError, OptionError
 from ..games import available_games, rules_class
 from ..games.wording import describe_game  # the room's game in the boards' words (UI-free: the CLI says it too)
@@ -947,19 +948,26 @@ class TeacherApp(widgets.VBox):
         """The room code and the address students open, large, for the projector."""
         if self.code is None:
             return
-        addresses = self.students_addresses()
         page = self._page_url()
+        served_beyond = os.environ.get(SERVED_BEYOND_ENV)  # "1"/"0" under gopskit serve, else unknown
+        local_only = pages.is_loopback(page) and served_beyond == "0"
+        addresses = [] if local_only else self.students_addresses()
         if addresses:
             where = "Students open this address on their laptop" + (" (one of these)" if len(addresses) > 1 else "")
             where = f"<div>{where}:</div>{pages.students_address_html(addresses)}"
         else:
             where = "<div>Students open the <b>classroom</b> page of this server (classroom.ipynb).</div>"
-        if pages.is_loopback(page):
-            where += ('<div class="gopskit-hint">This page was opened as localhost, which on a student’s laptop is '
-                      "that laptop: start the apps with <code>gopskit serve --host 0.0.0.0</code> and give students "
-                      "this computer’s network address.</div>")
+        note = ""
+        if local_only:
+            note = ('<div class="gopskit-hint gopskit-error">The apps were started for this computer only, so no '
+                    "student can reach them: stop the server and start it again with "
+                    "<code>gopskit serve --host 0.0.0.0</code> (or <code>make serve HOST=0.0.0.0</code>).</div>")
+        elif pages.is_loopback(page) and served_beyond is None:
+            note = ('<div class="gopskit-hint">This page was opened as localhost: students reach this computer at '
+                    "its network address only if the apps were started with <code>gopskit serve --host 0.0.0.0</code>."
+                    "</div>")
         self._code_html.value = (f'<div class="gopskit-classroom">{where}<div>and type the room code:</div>'
-                                 f"{pages.room_code_html(self.code)}</div>")
+                                 f"{pages.room_code_html(self.code)}{note}</div>")
 
     @guarded
     def _browser_loaded(self, _change) -> None:
