@@ -18,7 +18,6 @@ import pytest
 
 from gopskit import serve
 from gopskit.classroom import ClassroomStore
-from gopskit.classroom.errors import AccessError
 from gopskit.classroom.tokens import (CODE_ALPHABET, PASSCODE_ENV, new_passcode, normal_passcode, passcode_matches,
                                       passcode_problem, served_passcode)
 from gopskit.errors import GopsError

@@ -29,7 +29,7 @@ def check_tie_rule(more_exploitable):
     leads = _leads()
     answer = str(more_exploitable).strip().lower() if isinstance(more_exploitable, str) else None
     if answer in ("same", "no difference", "neither", "both", "equal", "none"):
-        return wrong(E1, f"answer with the name of a tie rule, \"discard\" or \"carry\": against a bot that bids "
+        return wrong(E1, "answer with the name of a tie rule, \"discard\" or \"carry\": against a bot that bids "
                          "predictably the tie rule does matter, so one of them gives the best reply a bigger lead",
                      "against the random bidder the rule hardly mattered; who decides when a tie happens here?")
     if answer not in leads:
