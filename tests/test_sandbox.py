@@ -358,3 +358,16 @@ def test_an_honest_worker_is_never_flagged_for_the_processor():
             assert all(r.ok for r in worker.play(items).values())
             worker.reset_games()
             time.sleep(0.02)
+
+
+@pytest.mark.parametrize("mode", ["bubblewrap", "fence"])
+def test_a_sandbox_is_the_first_process_the_kernel_stops_when_memory_runs_out(monkeypatch, mode):
+    """Sandboxes each under their own limit can still fill the machine together: Linux then stops one of them
+    (oom_score_adj 1000, read from outside), not the server, a page's kernel or the tournament."""
+    monkeypatch.setenv("GOPSKIT_SANDBOX", mode)
+    with SandboxWorker(STUDENTS / "copycat.py", FAST) as worker:
+        assert worker.play([("g", 1, OBS)])["g"].move == 4
+        assert worker.isolation == mode
+        pid = worker._worker_pid()
+        assert pathlib.Path(f"/proc/{pid}/oom_score_adj").read_text().strip() == "1000"
+    assert pathlib.Path("/proc/self/oom_score_adj").read_text().strip() != "1000"  # the parent keeps its own

@@ -107,8 +107,20 @@ def apply_limits(memory_limit, max_processes=None, max_open_files=None, file_byt
     each move; this only stops a process that somehow outlives its clock)
     and, under bubblewrap, processes and threads. SIGXFSZ is ignored so a
     file too big just fails to grow.
+
+    And first in line for the kernel's out-of-memory killer
+    (``oom_score_adj`` 1000): if a class's sandboxes together fill the
+    machine's memory, each below its own limit, Linux stops a sandbox (its
+    entry forfeits as a crash), never the server, a page's kernel or the
+    tournament.
     """
     import resource
+
+    try:
+        with open("/proc/self/oom_score_adj", "w", encoding="ascii") as adj:
+            adj.write("1000")
+    except OSError:  # not Linux, or no /proc: the other limits still hold
+        pass
 
     limits = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, int(file_bytes)),
               (resource.RLIMIT_CPU, CPU_SECONDS)]
