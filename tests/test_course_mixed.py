@@ -188,5 +188,8 @@ def test_the_duel_cell_answers_an_edited_list_with_a_sentence():
     assert mixed.duel_text([3, 4]) == "cannot play this list: in the endgame you hold 2 and 3; 4 is not one of them"
     assert 'the text "x" is not' in mixed.duel_text([3, "x"]) and "None is not" in mixed.duel_text([2, None])
     assert mixed.duel_text([]).startswith("no bids to play") and "not 5" in mixed.duel_text(5)
+    assert "3.5 is not" in mixed.duel_text([3, 3.5]) and "True (a yes/no value) is not" in mixed.duel_text([True])  # 3.5 played as 3
+    with pytest.raises(OptionError, match="a whole number, not 2.9"):
+        mixed.duel([2.9])
     cell = next(c for c in sync.read(sync.LESSONS / "02-mixed-equilibria.ipynb").cells if "tries.items()" in c.source)
     assert "mixed.duel_text(bids, seed=1)" in cell.source

@@ -181,7 +181,11 @@ def duel(your_bids, seed: int = 0) -> DuelResult:
     """
     game = endgame()
     rows, cols = list(game.row_labels), list(game.col_labels)
-    bids = [int(b) for b in your_bids]
+    bids = list(your_bids)
+    odd = next((b for b in bids if isinstance(b, bool) or not isinstance(b, (int, np.integer))), None)
+    if odd is not None or any(isinstance(b, bool) for b in bids):
+        raise OptionError(f"every bid is a card, {rows[0]} or {rows[1]}: a whole number, not {odd!r}")
+    bids = [int(b) for b in bids]
     bad = [b for b in bids if b not in rows]
     if bad:
         raise OptionError(f"in the endgame you hold {rows[0]} and {rows[1]}; {bad[0]} is not one of them")
@@ -216,13 +220,13 @@ def duel_text(your_bids, seed: int = 0) -> str:
     bids = list(your_bids)
     if not bids:
         return f"no bids to play: write a list of bids, {example}"
+    odd = next((b for b in bids if not isinstance(b, (int, np.integer)) or isinstance(b, bool)), None)
+    if odd is not None:  # a word, or 3.5: a card is a whole number (3.5 used to play as 3)
+        return f"cannot play this list: every bid is a card, 2 or 3, {example}; {describe(odd)} is not"
     try:
         return f"average result {duel(bids, seed=seed).average:+.2f} points per round"
     except OptionError as exc:
         return f"cannot play this list: {exc}"
-    except (TypeError, ValueError):
-        odd = next((b for b in bids if not isinstance(b, (int, np.integer)) or isinstance(b, bool)), None)
-        return f"cannot play this list: every bid is a card, 2 or 3, {example}; {describe(odd)} is not"
 
 
 def parity_split(policy: np.ndarray) -> np.ndarray:
