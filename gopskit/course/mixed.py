@@ -182,9 +182,9 @@ def duel(your_bids, seed: int = 0) -> DuelResult:
     game = endgame()
     rows, cols = list(game.row_labels), list(game.col_labels)
     bids = list(your_bids)
-    odd = next((b for b in bids if isinstance(b, bool) or not isinstance(b, (int, np.integer))), None)
-    if odd is not None or any(isinstance(b, bool) for b in bids):
-        raise OptionError(f"every bid is a card, {rows[0]} or {rows[1]}: a whole number, not {odd!r}")
+    odd = [b for b in bids if isinstance(b, bool) or not isinstance(b, (int, np.integer))]
+    if odd:
+        raise OptionError(f"every bid is a card, {rows[0]} or {rows[1]}: a whole number, not {odd[0]!r}")
     bids = [int(b) for b in bids]
     bad = [b for b in bids if b not in rows]
     if bad:
@@ -220,9 +220,9 @@ def duel_text(your_bids, seed: int = 0) -> str:
     bids = list(your_bids)
     if not bids:
         return f"no bids to play: write a list of bids, {example}"
-    odd = next((b for b in bids if not isinstance(b, (int, np.integer)) or isinstance(b, bool)), None)
-    if odd is not None:  # a word, or 3.5: a card is a whole number (3.5 used to play as 3)
-        return f"cannot play this list: every bid is a card, 2 or 3, {example}; {describe(odd)} is not"
+    odd = [b for b in bids if not isinstance(b, (int, np.integer)) or isinstance(b, bool)]
+    if odd:  # a word, None, or 3.5: a card is a whole number (3.5 used to play as 3)
+        return f"cannot play this list: every bid is a card, 2 or 3, {example}; {describe(odd[0])} is not"
     try:
         return f"average result {duel(bids, seed=seed).average:+.2f} points per round"
     except OptionError as exc:
