@@ -21,6 +21,7 @@ import pytest
 
 from gopskit.arena.results import GAME_COLUMNS, RANKING_COLUMNS, ResultSet
 from gopskit.cli import main
+from gopskit.errors import OptionError
 from gopskit.errors import GopsError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -169,3 +170,66 @@ def test_one_rule_for_every_csv_the_kit_writes():
     assert doctest.testmod(spreadsheet).failed == 0
     assert export.inert is results.inert is spreadsheet.inert
     assert rooms.FORMULA_STARTS is spreadsheet.FORMULA_STARTS
+
+
+HOG = """
+HELD = bytearray(150 * 2**20)
+for k in range(0, len(HELD), 4096):
+    HELD[k] = 1  # touched: resident, not only reserved
+
+
+def strategy(observation):
+    return observation.legal_moves[0]
+"""
+
+
+def test_sandboxes_that_together_pass_the_memory_budget_lose_the_largest_and_the_tournament_goes_on(tmp_path):
+    """Each hog is far under its own limit, but three of them pass the budget: the largest is stopped, its games
+    are forfeits that say why, and the honest entry and the tournament are untouched."""
+    from gopskit.arena.sandbox import Limits
+    from gopskit.arena.tournament import Tournament
+    from gopskit.games.goofspiel import Goofspiel
+
+    for name in ("hog_a", "hog_b", "hog_c"):
+        (tmp_path / f"{name}.py").write_text(HOG, encoding="utf-8")
+    (tmp_path / "honest.py").write_text("def strategy(observation):\n    return observation.prize\n", encoding="utf-8")
+    budget = 400 * 2**20  # room for two hogs, not three
+    results = Tournament.from_folder(tmp_path, Goofspiel(num_cards=4), bots=["random"], games=2, seed=3,
+                                     limits=Limits(time_limit=2, load_time_limit=20), processes=1,
+                                     exploitability=False, memory_budget=budget).run(progress=False)
+    forfeits = results.forfeits()
+    stopped = [f for f in forfeits if "together passed their 400 MB" in f["example"]]
+    assert stopped and {f["entry"] for f in stopped} <= {"hog_a", "hog_b", "hog_c"}, forfeits
+    assert not [f for f in forfeits if f["entry"] in ("honest", "random")]
+    expected = len(Tournament.from_folder(tmp_path, Goofspiel(num_cards=4), bots=["random"], games=2,
+                                          exploitability=False).tables())
+    assert len({g["table"] for g in results.games}) == expected  # every table played
+
+
+def test_a_memory_budget_is_checked():
+    from gopskit.arena.tournament import Tournament
+    from gopskit.games.goofspiel import Goofspiel
+
+    with pytest.raises(OptionError, match="memory_budget must be a whole number"):
+        Tournament(Goofspiel(num_cards=3), ["random", "match-prize"], memory_budget=1000)
+    assert Tournament(Goofspiel(num_cards=3), ["random", "match-prize"], memory_budget=None).memory_budget is None
+    assert Tournament(Goofspiel(num_cards=3), ["random", "match-prize"]).memory_budget > 0  # half the free memory
+
+
+def test_the_automatic_memory_budget_never_squeezes_a_class_of_honest_files(tmp_path):
+    """Half the free memory may be little on a laptop: each helper still leaves 100 MB for every sandbox it runs."""
+    from gopskit.arena.tournament import HONEST_SANDBOX_BYTES, Tournament
+    from gopskit.games.goofspiel import Goofspiel
+
+    for k in range(6):
+        (tmp_path / f"s{k}.py").write_text("def strategy(observation):\n    return observation.prize\n", encoding="utf-8")
+    auto = Tournament.from_folder(tmp_path, Goofspiel(num_cards=3), processes=2)
+    auto.memory_budget = 64 * 2**20  # a machine with 128 MB free
+    assert all(share.memory_budget == 6 * HONEST_SANDBOX_BYTES for share in auto._shares(auto.tables(), {}))
+    given = Tournament.from_folder(tmp_path, Goofspiel(num_cards=3), processes=2, memory_budget=400 * 2**20)
+    assert all(share.memory_budget == 200 * 2**20 for share in given._shares(given.tables(), {}))  # as given, halved
+
+
+def test_the_command_takes_a_memory_budget_and_checks_it(tmp_path, capsys):
+    assert main(["tournament", "--bots", "random,match-prize", "--memory-budget", "10", "--out", str(tmp_path)]) == 2
+    assert "--memory-budget takes megabytes for all the strategies together, 64 or more" in capsys.readouterr().err

@@ -273,10 +273,10 @@ def test_an_interrupted_run_resumes_without_replaying_finished_tables(tmp_path, 
     played = []
     real = runner_module.play_tables
 
-    def spy(rules, jobs, workers, prefix=""):
+    def spy(rules, jobs, workers, prefix="", budget=None):
         if prefix != "check-":  # the submission checks play through play_tables too
             played.append(len(jobs))
-        return real(rules, jobs, workers, prefix)
+        return real(rules, jobs, workers, prefix, budget)
 
     monkeypatch.setattr(runner_module, "play_tables", spy)
     resumed = tournament().run(out=tmp_path, resume=True, progress=False)

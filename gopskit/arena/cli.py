@@ -64,6 +64,10 @@ def register(subparsers) -> None:
     cmd.add_argument("--time-limit", type=float, default=1.0, help="seconds per move (default 1)")
     cmd.add_argument("--memory-limit", type=int, default=512, help="megabytes per strategy, 64 or more (default 512; "
                                                                       "0: no limit)")
+    cmd.add_argument("--memory-budget", type=int, default=None, metavar="MB",
+                     help="megabytes all the strategies may hold together; over it, the one holding the most is "
+                          "stopped and forfeits (default: half the memory free, at least 100 MB a strategy; "
+                          "0: no budget)")
     cmd.add_argument("--max-timeouts", type=int, default=5,
                      help="timed-out games before an entry is withdrawn (default 5; 0: never)")
     cmd.add_argument("--out", default=DEFAULT_OUT, help=f"results folder (default {DEFAULT_OUT})")
@@ -88,7 +92,8 @@ def run_tournament(args: argparse.Namespace) -> int:
     rules = _rules(args)
     tournament = Tournament(rules, _entries(args, rules), games=args.games, seed=args.seed, limits=_limits(args),
                             seatings=args.seatings, bot_records=args.bot_records, processes=args.processes,
-                            exploitability=_exploitability(args.exploitability_cards))
+                            exploitability=_exploitability(args.exploitability_cards),
+                            memory_budget=_memory_budget(args.memory_budget))
     if tournament.isolation in ("bubblewrap", "fence"):
         from .sandbox import isolation_report
 
@@ -124,6 +129,16 @@ def _check_numbers(args) -> None:
     if args.memory_limit and not args.memory_limit >= 64:
         raise OptionError(f"--memory-limit takes megabytes per strategy, 64 or more (0: no limit), "
                           f"not {args.memory_limit}")
+    if args.memory_budget is not None and args.memory_budget != 0 and not args.memory_budget >= 64:
+        raise OptionError(f"--memory-budget takes megabytes for all the strategies together, 64 or more "
+                          f"(0: no budget), not {args.memory_budget}")
+
+
+def _memory_budget(megabytes):
+    """``--memory-budget``: None (the flag not given) is the automatic budget, 0 none."""
+    if megabytes is None:
+        return "auto"
+    return megabytes * 2**20 if megabytes else None
 
 
 def _rules(args):

@@ -29,7 +29,7 @@ import numpy as np
 from ..agents import make_agent
 from ..errors import GopsError
 from .entries import bot_entry, explain_forfeit
-from .sandbox import SandboxWorker, start_all
+from .sandbox import MemoryBudget, SandboxWorker, start_all
 from .tables import _number, play_tables
 
 
@@ -42,13 +42,15 @@ class Share:
     ``("table", table key, table data)``.
     """
 
-    def __init__(self, tournament, tables, check_names=(), timeouts=None):
+    def __init__(self, tournament, tables, check_names=(), timeouts=None, memory_budget=None):
         self.tournament, self.tables = tournament, list(tables)
         self.check_names, self.timeouts = list(check_names), dict(timeouts or {})
+        self.memory_budget = memory_budget  # bytes this share's sandboxes may hold together (None: no budget)
 
     def play(self, emit: Callable) -> None:
         t = self.tournament
         workers = {e.name: SandboxWorker(e.path, t.limits) for e in t.entries if e.kind == "student"}
+        self._budget = MemoryBudget(self.memory_budget)
         try:
             checks = self._checks(workers)
             for name in self.check_names:
@@ -74,11 +76,13 @@ class Share:
         t = self.tournament
         names = self.check_names
         ready = dict(zip(names, start_all([workers[name] for name in names])))
+        self._budget.check(workers.values())  # what the files took at import, before any move
         verdicts = {name: {"ok": False, "message": workers[name].load_error} for name in names if not ready[name]}
         playing = [name for name in names if ready[name]]
         by_name = {e.name: e for e in t.entries}
         jobs = [([by_name[name]] + [bot_entry("random")] * (t.rules.num_players - 1), [t.seed]) for name in playing]
-        played = play_tables(t.rules, jobs, {name: workers[name] for name in playing}, prefix="check-") if jobs else []
+        played = (play_tables(t.rules, jobs, {name: workers[name] for name in playing}, prefix="check-",
+                              budget=self._budget) if jobs else [])
         for name, (game,) in zip(playing, played):
             workers[name].reset_games()
             workers[name].timeouts = 0
@@ -100,7 +104,7 @@ class Share:
                 sandboxed.append(table)
         by_name = {e.name: e for e in t.entries}
         jobs = [([by_name[n] for n in seating], table.seeds) for table in sandboxed for seating in table.seatings]
-        played = play_tables(t.rules, jobs, workers, prefix="t") if jobs else []
+        played = play_tables(t.rules, jobs, workers, prefix="t", budget=self._budget) if jobs else []
         for worker in workers.values():
             worker.reset_games()
         position = 0

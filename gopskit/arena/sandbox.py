@@ -593,6 +593,18 @@ class SandboxWorker:
             self._stop()
             self._forfeit_next = True
 
+    def resident_bytes(self) -> int:
+        """The memory the sandbox holds now (its Python and the processes it started; 0 when not running)."""
+        pid = self._worker_pid() if self.process is not None and self.process.poll() is None else None
+        return _tree_resident(pid) if pid is not None else 0
+
+    def stop_over_budget(self, held: int, budget: int) -> None:
+        """Stop the sandbox because the sandboxes together hold more than ``budget`` bytes and it holds most."""
+        self._death = (f"held {held / 2**20:.0f} MB when the tournament's sandboxes together passed their "
+                       f"{budget / 2**20:.0f} MB (it held the most) and was stopped")
+        self._stop()
+        self._forfeit_next = True
+
     def _worker_pid(self) -> int | None:
         """The host pid of the Python running the strategy (inside bubblewrap: bwrap's grandchild)."""
         if self.process is None:
@@ -760,6 +772,61 @@ class _Reading:
         if self.problem is None:
             self.problem = problem
         self.discard = self.discard or discard
+
+
+def _tree_resident(pid: int, depth: int = 0) -> int:
+    """Resident bytes of process ``pid`` and of the processes it started (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as handle:
+            total = int(handle.read().split()[1]) * _PAGE
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as handle:
+            children = [int(c) for c in handle.read().split()]
+    except (OSError, ValueError, IndexError):
+        return 0
+    if depth < 4:  # a sandbox holds at most MAX_PROCESSES processes; deeper trees are its own business
+        total += sum(_tree_resident(child, depth + 1) for child in children[:MAX_PROCESSES])
+    return total
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def default_memory_budget() -> int | None:
+    """Half the memory this machine has free now (``MemAvailable``), or None where that cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024 // 2
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+class MemoryBudget:
+    """The resident memory all the sandboxes of one process may hold together.
+
+    Each sandbox has its own limit, but a class of them (every student entry
+    has a sandbox in each helper process) could together fill the machine.
+    :meth:`check`, called after the files load and after every round of
+    moves (a few reads of ``/proc`` per sandbox: about a millisecond for a
+    class of thirty), adds up what the sandboxes hold and, while the sum is
+    over the budget,
+    stops the one holding the most: its next games are forfeits (a crash,
+    with the reason), and its next batch starts it again.
+    """
+
+    def __init__(self, total: int | None):
+        self.total = None if total is None else int(total)
+
+    def check(self, workers) -> None:
+        if self.total is None:
+            return
+        held = {worker: worker.resident_bytes() for worker in workers}
+        held = {worker: size for worker, size in held.items() if size}
+        while held and sum(held.values()) > self.total:
+            worker = max(held, key=held.get)
+            worker.stop_over_budget(held.pop(worker), self.total)
 
 
 def start_all(workers) -> list[bool]:
@@ -946,5 +1013,5 @@ def _worker_environment(home: str) -> dict:
     return env
 
 
-__all__ = ["ISOLATIONS", "Limits", "Reply", "SandboxWorker", "WORKER_SCRIPT", "collect_all", "isolation", "start_all",
+__all__ = ["ISOLATIONS", "Limits", "MemoryBudget", "Reply", "SandboxWorker", "default_memory_budget", "WORKER_SCRIPT", "collect_all", "isolation", "start_all",
            "isolation_report", "parent_deadline", "seccomp_program"]

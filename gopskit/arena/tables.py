@@ -70,12 +70,14 @@ def play_games(rules, entries: Sequence, seeds: Sequence[int], workers: Mapping 
     return play_tables(rules, [(entries, seeds)], workers, prefix)[0]
 
 
-def play_tables(rules, tables: Sequence, workers: Mapping | None = None, prefix: str = "") -> list[list[dict]]:
+def play_tables(rules, tables: Sequence, workers: Mapping | None = None, prefix: str = "",
+                budget=None) -> list[list[dict]]:
     """Play several tables at once: ``tables`` holds ``(entries, seeds)`` pairs.
 
     All their games advance together, so while one sandbox thinks the
     others (and this process) keep working. Returns one list of results per
-    table, as :func:`play_games` does.
+    table, as :func:`play_games` does. ``budget`` (a
+    :class:`~.sandbox.MemoryBudget`) is checked on the sandboxes between moves.
     """
     workers = workers or {}
     tables = [(list(entries), list(seeds)) for entries, seeds in tables]
@@ -91,6 +93,8 @@ def play_tables(rules, tables: Sequence, workers: Mapping | None = None, prefix:
         for game in live:
             _advance(game, replies)
         live = [game for game in live if not game.over]
+        if budget is not None:
+            budget.check(workers.values())
     return [[_result(rules, game) for game in table] for table in games]
 
 

@@ -57,11 +57,12 @@ from ..errors import OptionError
 from .entries import Entry, bot_entry, check_entry, entries_from_folder, student_entry, unique_names
 from .results import ResultSet
 from .runner import Share, play_shares
-from .sandbox import Limits, isolation, isolation_report
+from .sandbox import Limits, default_memory_budget, isolation, isolation_report
 
 SEATINGS = ("rotations", "permutations")
 MAX_PROCESSES = 4
 FORMAT_VERSION = 1
+HONEST_SANDBOX_BYTES = 100 * 2**20  # the least the automatic memory budget leaves each sandbox (an honest one: 14-28 MB)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,13 +80,20 @@ class Tournament:
 
     ``entries`` holds :class:`~gopskit.arena.entries.Entry` objects, bot
     names (``"match-prize"``) or paths of strategy files; :meth:`from_folder`
-    enters a folder of submissions.
+    enters a folder of submissions. ``memory_budget``: bytes of memory all
+    the sandboxes may hold together, shared among the helper processes
+    (``"auto"``: half of what the machine has free when the tournament is
+    made, but never under 100 MB for each sandbox of a helper, so a class of
+    honest files is never stopped; ``None``: no budget, only each sandbox's
+    own limit); over it, the
+    sandbox holding the most is stopped and its games are forfeits (see
+    :class:`~gopskit.arena.sandbox.MemoryBudget`).
     """
 
     def __init__(self, rules, entries: Sequence, games: int = 100, seed: int | None = None,
                  limits: Limits | None = None,
                  seatings: str = "rotations", bot_records: bool = False, concurrent_tables: int = 4,
-                 exploitability: bool | int = True, processes: int | None = None):
+                 exploitability: bool | int = True, processes: int | None = None, memory_budget="auto"):
         self.rules = rules
         self.entries = unique_names([_as_entry(e) for e in entries])
         self.random_seed = seed is None
@@ -100,6 +108,12 @@ class Tournament:
         default = min(os.cpu_count() or 1, MAX_PROCESSES)
         self.processes = _check_count("processes", default if processes is None else processes, 1)
         self.isolation = isolation() if any(e.kind == "student" for e in self.entries) else "none needed"
+        self._auto_budget = isinstance(memory_budget, str) and memory_budget == "auto"
+        if self._auto_budget:
+            memory_budget = default_memory_budget()
+        elif memory_budget is not None:
+            memory_budget = _check_count("memory_budget", memory_budget, 64 * 2**20)
+        self.memory_budget = memory_budget  # bytes all sandboxes may hold together (None: no budget)
         if len(self.entries) < rules.num_players:
             raise OptionError(f"{rules.name} with these options seats {rules.num_players} players; "
                               f"a tournament needs at least that many entries, got {len(self.entries)}")
@@ -196,7 +210,10 @@ class Tournament:
         students = [e.name for e in self.entries if e.kind == "student"]
         chunks = [todo[i: i + self.concurrent_tables] for i in range(0, len(todo), self.concurrent_tables)]
         count = max(1, min(self.processes, len(chunks)))
-        return [Share(self, [t for chunk in chunks[k::count] for t in chunk], students[k::count], timeouts)
+        budget = None if self.memory_budget is None else self.memory_budget // count  # each helper its part
+        if budget is not None and self._auto_budget:  # never below what honest files hold (14-28 MB each, measured)
+            budget = max(budget, HONEST_SANDBOX_BYTES * len(students))
+        return [Share(self, [t for chunk in chunks[k::count] for t in chunk], students[k::count], timeouts, budget)
                 for k in range(count)]
 
     def _results(self, finished: dict, checks: dict) -> ResultSet:
