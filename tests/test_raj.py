@@ -30,7 +30,7 @@ def test_the_highest_bid_takes_a_positive_prize():
     event = state.apply([12, 3, 9])
     assert (event.winner, event.outcome, event.highest) == (0, "won", True)
     assert state.scores() == [7, 0, 0] and state.won == [[7], [], []]
-    assert event.explain() == "Player 1 takes the +7 with the highest bid, 12 (Player 2 bid 3; Player 3 bid 9)."
+    assert event.explain() == "Player 1 takes the +7 with the highest bid, 12 (Player 2 bid 3, Player 3 bid 9)."
 
 
 def test_the_lowest_bid_takes_a_negative_prize():
@@ -46,6 +46,9 @@ def test_equal_bids_cancel_and_the_next_highest_unique_bid_wins():
     assert event.winner == 2 and event.cancelled == (0, 1) and state.scores() == [0, 0, 5, 0]
     assert event.explain() == ("Player 3 takes the +5 with the highest bid left, 8 "
                                "(two 15s cancelled; Player 4 bid 2).")
+    five = fixed(5, players=5).new_game().apply([15, 15, 8, 2, 4])  # the other bids listed as every game lists them
+    assert five.explain() == ("Player 3 takes the +5 with the highest bid left, 8 "
+                              "(two 15s cancelled; Player 4 bid 2, Player 5 bid 4).")
 
 
 def test_equal_bids_cancel_for_a_negative_prize_too():

@@ -162,7 +162,9 @@ class RajTurn:
         counts = [sum(self.bids[p] == bid for p in self.cancelled) for bid in gone]
         pairs = [f"{_COUNT_WORDS[n]} {bid}s" for bid, n in zip(gone, counts)]
         notes = [f"{' and '.join(pairs)} cancelled"] if gone else []
-        notes += [f"{_lower(names[p])} bid {b}" for p, b in enumerate(self.bids) if p != self.winner and p not in self.cancelled]
+        others = [f"{_lower(names[p])} bid {b}" for p, b in enumerate(self.bids) if p != self.winner and p not in self.cancelled]
+        if others:  # the other bids as every game lists them: with commas, after a semicolon
+            notes.append(", ".join(others))
         tail = f" ({'; '.join(notes)})" if notes else ""
         return f"{names[self.winner]} takes the {offer} with the {way} bid{left}, {self.bids[self.winner]}{tail}."
 
