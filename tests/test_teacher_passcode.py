@@ -245,3 +245,30 @@ def test_a_sandboxed_strategy_cannot_read_the_passcode(tmp_path, isolation):
     assert result["isolation"] == isolation and result["error"] is None, result
     assert "found: []" in result["output"] and result["move"] == 1, result
     assert secret not in run.stdout
+
+
+@pytest.mark.parametrize("user, teachers, opens", [
+    ("ann", "ms-k, mr-j", False),  # a student's own server on a hub that names its teachers
+    ("MS-K", "ms-k mr-j", True),  # hub user names in any case, separated by commas or spaces
+    ("ann", "", True),  # a hub that names nobody: as before
+    (None, "ms-k", True),  # not on a hub (no JUPYTERHUB_USER): the passcode's business
+])
+def test_on_a_hub_only_the_named_teachers_open_rooms(tmp_path, monkeypatch, user, teachers, opens):
+    from gopskit.classroom.tokens import TEACHERS_ENV
+
+    monkeypatch.delenv(PASSCODE_ENV, raising=False)
+    monkeypatch.setenv(TEACHERS_ENV, teachers)
+    if user is None:
+        monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    else:
+        monkeypatch.setenv("JUPYTERHUB_USER", user)
+    url = str(tmp_path / "c.sqlite3")
+    app = TeacherApp(url, bridge=False)
+    assert app.locked is not opens and (app._form.layout.display is None) is opens
+    app.create()  # the form's button, or a hand-made client pressing the hidden one
+    app.unlock("KQ7F-3MXA-9PRT")
+    rooms = ClassroomStore(url).db.run(lambda tx: tx.one("SELECT COUNT(*) AS n FROM rooms")["n"])
+    assert rooms == (1 if opens else 0)
+    if not opens:
+        assert "only the teachers open rooms (ms-k, mr-j); you are signed in as ann" in app._message.value
+        assert app._lock_box.layout.display == "none"  # no passcode to type: nothing would unlock it

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
 
 import numpy as np
@@ -151,10 +152,36 @@ def served_passcode() -> str | None:
     return os.environ.get(PASSCODE_ENV) or None
 
 
+TEACHERS_ENV = "GOPSKIT_TEACHERS"  # on a JupyterHub: the hub user names that may open rooms (the admin sets it)
+
+
+def hub_teacher_refusal(environ=None) -> str | None:
+    """Why this hub user may not open rooms, or ``None`` when they may.
+
+    A school's hub gives every student a server of their own, where the
+    teacher's page runs too; the hub's administrator names the teachers in
+    :data:`TEACHERS_ENV` (hub user names, separated by commas or spaces) and
+    JupyterHub tells each server whose it is (``JUPYTERHUB_USER``). Without
+    either, nobody is refused here (a laptop's server has its passcode).
+
+    >>> hub_teacher_refusal({"GOPSKIT_TEACHERS": "ms-k, mr-j", "JUPYTERHUB_USER": "MS-K"}) is None
+    True
+    >>> hub_teacher_refusal({"GOPSKIT_TEACHERS": "ms-k", "JUPYTERHUB_USER": "ann"})[:45]
+    'On this hub only the teachers open rooms (ms-'
+    """
+    environ = os.environ if environ is None else environ
+    teachers = [n for n in re.split(r"[,\s]+", environ.get(TEACHERS_ENV, "").lower()) if n]
+    user = environ.get("JUPYTERHUB_USER", "")
+    if not teachers or not user or user.lower() in teachers:
+        return None
+    return (f"On this hub only the teachers open rooms ({', '.join(teachers)}); you are signed in as {user[:40]}. "
+            "Students open the classroom page (classroom.ipynb) and type the code their teacher shows.")
+
+
 def new_id() -> str:
     """A short random identifier for rows (not a secret)."""
     return secrets.token_hex(8)
 
 
-__all__ = ["CODE_ALPHABET", "PASSCODE_ENV", "hash_key", "new_id", "new_key", "new_passcode", "new_room_code",
+__all__ = ["CODE_ALPHABET", "PASSCODE_ENV", "TEACHERS_ENV", "hub_teacher_refusal", "hash_key", "new_id", "new_key", "new_passcode", "new_room_code",
            "normal_code", "normal_passcode", "passcode_matches", "passcode_problem", "served_passcode"]

@@ -46,7 +46,7 @@ from ..classroom.db import default_url
 from ..classroom.errors import AccessError
 from ..classroom.live import BRIDGE_ESM, Poller
 from ..classroom.pairing import PAIRINGS
-from ..classroom.tokens import SERVED_BEYOND_ENV, passcode_matches, served_passcode
+from ..classroom.tokens import SERVED_BEYOND_ENV, hub_teacher_refusal, passcode_matches, served_passcode
 from ..errors import GopsError, OptionError
 from ..games import available_games, rules_class
 from ..games.wording import describe_game  # the room's game in the boards' words (UI-free: the CLI says it too)
@@ -792,9 +792,10 @@ class TeacherApp(widgets.VBox):
         self._room_box = widgets.VBox([self._code_html, self._actions, self._download, self._dashboard])
         self._room_box.layout.display = "none"
         self._lock_box = self._passcode_form()
-        self.locked = self._passcode is not None
+        self._refusal = hub_teacher_refusal()  # a student's own server on a hub whose teachers are named
+        self.locked = self._passcode is not None or self._refusal is not None
         self._form.layout.display = "none" if self.locked else None
-        self._lock_box.layout.display = None if self.locked else "none"
+        self._lock_box.layout.display = None if self._passcode is not None and self._refusal is None else "none"
         self.bridge = make_bridge("gopskit-classroom-teacher") if bridge else None
         if self.bridge is not None:
             self.bridge.observe(self._browser_loaded, "loaded")
@@ -804,6 +805,8 @@ class TeacherApp(widgets.VBox):
         if self.bridge is not None:
             self.bridge.observe(lambda _c: self._show_code(), "page_url")
         self._game_changed()
+        if self._refusal is not None:
+            self._message.value = f'<div class="gopskit-error">{escape(self._refusal)}</div>'
         self.add_class("gopskit-classroom-app")
 
     def _passcode_form(self) -> widgets.VBox:
@@ -823,6 +826,8 @@ class TeacherApp(widgets.VBox):
     @guarded
     def unlock(self, typed) -> bool:
         """Show the room form if ``typed`` is the teacher passcode; else say so, and nothing else."""
+        if self._refusal is not None:
+            raise AccessError(self._refusal)
         if not self.locked:
             return True
         if self._wrong_tries >= PASSCODE_TRIES:  # a script trying passcode after passcode
@@ -906,6 +911,8 @@ class TeacherApp(widgets.VBox):
         if self.teacher_key is not None:
             raise GopsError(f"this page already runs room {self.code}: open the teacher's page again (a new tab) "
                             "for another room")
+        if self._refusal is not None:
+            raise AccessError(self._refusal)
         if self.locked:  # a hand-made client pressing the hidden button
             raise AccessError(NEED_PASSCODE)
         try:
