@@ -39,7 +39,7 @@ import sys
 from gopskit import serve
 from gopskit.server.limits import Limits
 
-limits = Limits(max_kernels=8, kernel_memory_mb=1024, pages_per_minute=1000,
+limits = Limits(max_kernels=8, kernel_memory_mb=1024, pages_per_minute=1000, kernels_per_client=1,
                 max_connections_per_client={per_client}, header_timeout_seconds={timeout},
                 host_names=("%s",))
 argv = serve.voila_argv(serve.notebooks_dir(), port=int(sys.argv[1]), open_browser=False, preheat=False, limits=limits)
@@ -179,7 +179,7 @@ def test_a_host_name_given_to_serve_is_checked():
 
 def test_a_websocket_under_another_name_is_refused(server):
     port, _, _ = server
-    status, body = load(port, "classroom.ipynb", CLASSMATE)
+    status, body = load(port, "classroom.ipynb", "127.0.0.8")  # a computer of its own: one app each here
     kernel_id = re.search(r'kernelId[^0-9a-f]*([0-9a-f-]{36})', body).group(1)
     with pytest.raises(websocket.WebSocketBadStatusException) as refused:
         websocket.create_connection(f"ws://127.0.0.1:{port}/api/kernels/{kernel_id}/channels"

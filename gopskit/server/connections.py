@@ -286,10 +286,26 @@ def guarded(app: Application, names: list[str]) -> RuleRouter:
     return RuleRouter([Rule(HostMatches(host_pattern(names)), app), Rule(AnyMatches(), refusal)])
 
 
+CONNECTIONS_PER_APP = 16  # a browser's few HTTP connections plus an app's websocket, with room to spare
+
+
+def connections_per_client(limits: Limits) -> int:
+    """Connections one computer may hold: ``max_connections_per_client``, more if it may open many apps.
+
+    Students behind one shared address (a proxy) are one computer to the
+    server; the teacher then raises ``--kernels-per-client`` to the size of
+    the room, and the connections follow.
+
+    >>> connections_per_client(Limits(max_kernels=40)), connections_per_client(Limits(max_kernels=40, kernels_per_client=30))
+    (64, 480)
+    """
+    return max(limits.max_connections_per_client, CONNECTIONS_PER_APP * limits.kernels_per_client)
+
+
 def server_options(limits: Limits, open_files: int) -> dict:
     """The :class:`BoundedHTTPServer` arguments for ``limits`` on a process allowed ``open_files`` files."""
     return {
-        "per_client": limits.max_connections_per_client,
+        "per_client": connections_per_client(limits),
         "max_connections": max_open_connections(open_files, limits.max_kernels),
         "idle_connection_timeout": limits.header_timeout_seconds,
         "body_timeout": limits.header_timeout_seconds,
