@@ -15,6 +15,7 @@ Fails (never skips) without Chromium.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -42,24 +43,35 @@ PAGE_HEIGHT_JS = "() => Math.max(...Array.from(document.querySelectorAll('.lm-Bo
 ROWS = "() => document.querySelectorAll('.gopskit-history tbody tr').length"
 
 
-@pytest.fixture(scope="module")
-def classroom_server(tmp_path_factory):
+@contextlib.contextmanager
+def classroom_voila(tmp_path_factory, name: str, **server):
+    """A real Voila server (``background_server(**server)``) whose pages share a fresh classroom store.
+
+    Yields the server's address, the store's path and the folder holding
+    ``voila.log``. Fails (never skips) without Chromium, which every test
+    using it drives.
+    """
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: the classroom browser test needs it. "
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: the {name} browser test needs it. "
                     "Install it with `sudo apt-get install -y chromium`, or set GOPSKIT_CHROMIUM.", pytrace=False)
-    folder = tmp_path_factory.mktemp("classroom-voila")
+    folder = tmp_path_factory.mktemp(f"{name}-voila")
     store = str(folder / "classroom.sqlite3")
     old = os.environ.get("GOPSKIT_CLASSROOM_DB")
     os.environ["GOPSKIT_CLASSROOM_DB"] = store  # the Voila kernels inherit it
     try:
-        with open(folder / "voila.log", "wb") as log, \
-                background_server(log=log, options=[f"--host-name={SCHOOL_NAME}"]) as url:
-            yield url.replace("//localhost:", f"//{SCHOOL_NAME}:"), store, folder
+        with open(folder / "voila.log", "wb") as log, background_server(log=log, **server) as url:
+            yield url, store, folder
     finally:
         if old is None:
             os.environ.pop("GOPSKIT_CLASSROOM_DB", None)
         else:
             os.environ["GOPSKIT_CLASSROOM_DB"] = old
+
+
+@pytest.fixture(scope="module")
+def classroom_server(tmp_path_factory):
+    with classroom_voila(tmp_path_factory, "classroom", options=[f"--host-name={SCHOOL_NAME}"]) as (url, store, folder):
+        yield url.replace("//localhost:", f"//{SCHOOL_NAME}:"), store, folder
 
 
 @pytest.fixture(scope="module")

@@ -9,15 +9,12 @@ browser (another laptop) is asked again. Fails (never skips) without Chromium.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
-from test_classroom_browser import CHROMIUM, LOAD_MS, STEP_MS, _open, chromium  # noqa: F401  (a fixture)
+from test_classroom_browser import LOAD_MS, STEP_MS, _open, chromium, classroom_voila  # noqa: F401  (a fixture)
 
 from gopskit.classroom import ClassroomStore
 from gopskit.classroom.tokens import shown_code
-from gopskit.serve import background_server
 from gopskit.widgets.classroom import WRONG_PASSCODE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -28,22 +25,9 @@ LOCKED = ".gopskit-passcode-input"
 
 @pytest.fixture(scope="module")
 def locked_server(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: the passcode browser test needs it. "
-                    "Install it with `sudo apt-get install -y chromium`, or set GOPSKIT_CHROMIUM.", pytrace=False)
-    folder = tmp_path_factory.mktemp("passcode-voila")
-    store = str(folder / "classroom.sqlite3")
-    old = os.environ.get("GOPSKIT_CLASSROOM_DB")
-    os.environ["GOPSKIT_CLASSROOM_DB"] = store  # the Voila kernels inherit it
-    try:
-        with open(folder / "voila.log", "wb") as log, background_server(
-                log=log, preheat=False, options=[f"--teacher-passcode={PASSCODE}"]) as url:
-            yield url, store, folder / "voila.log"
-    finally:
-        if old is None:
-            os.environ.pop("GOPSKIT_CLASSROOM_DB", None)
-        else:
-            os.environ["GOPSKIT_CLASSROOM_DB"] = old
+    with classroom_voila(tmp_path_factory, "passcode", preheat=False,
+                         options=[f"--teacher-passcode={PASSCODE}"]) as (url, store, folder):
+        yield url, store, folder / "voila.log"
 
 
 def _rooms(store: str) -> list[str]:
