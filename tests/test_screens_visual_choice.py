@@ -1,6 +1,6 @@
 """Gooseberry Fool's "who takes the trick" choices look like buttons a class can read (audit item 3).
 
-The slot is the board's (GameBoard._new_slot: a Box of the face's HTML and a transparent
+The slot is the board's (gopskit.widgets.hand: a Box of the face's HTML and a transparent
 button over it); the face is the board's own choice HTML (GameBoard._face_html).
 """
 

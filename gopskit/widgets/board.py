@@ -35,6 +35,7 @@ from ..viz.svg import points_chart_svg
 from ._guard import guarded
 from .assets import style_html
 from .cards import render_card
+from .hand import close_gone, dress_button, hand_slots
 from .panel import HUMAN, OptionsPanel
 from .seats import HumanSeat, bot_label
 from .views.base import GameView, all_events, final_status, render_history_table, render_summary
@@ -221,27 +222,15 @@ class GameBoard(widgets.VBox):
         cards = self.view.hand(self.state, seat) if seat is not None else []
         self._hand_cards = cards
         keys = [self._slot_key(card) for card in cards]
-        for key in keys:
-            if key not in self._slot_by_key:
-                self._slot_by_key[key] = self._new_slot(key)
-        self._slots = [self._slot_by_key[key] for key in keys]
+        self._slots = hand_slots(self._slot_by_key, keys, self._card_clicked)
         for card, (box, face, button) in zip(cards, self._slots):
             chosen = card.move == self.selected
             face.value = self._face_html(card, chosen)
             button.disabled = not (self._shown and card.legal)
-            verb = "Play" if card.is_card else "Choose"
-            key = "1" if card.key == "a" and not card.is_card else card.key.upper()
-            button.tooltip = f"{verb} {card.label()}" + (f" (key {key})" if card.key else "")
-            for cls in list(button._dom_classes):
-                if cls.startswith("gopskit-key-"):
-                    button.remove_class(cls)
-            if card.key and self._shown:
-                button.add_class(f"gopskit-key-{card.key}")
+            dress_button(button, card, self._shown)
         self._hand_label.value = self._hand_title()
         self._slots_box.children = [s[0] for s in self._slots]
-        for key in set(self._slot_by_key) - set(keys):  # cards that left the hand: a late click on one goes nowhere
-            for part in self._slot_by_key.pop(key):
-                part.close()
+        close_gone(self._slot_by_key, keys)
         self._confirm.layout.display = None if self.view.confirm and seat is not None else "none"
         self._confirm.disabled = self.selected is None
         self._ready.layout.display = None if seat is not None and not self._shown else "none"
@@ -261,15 +250,6 @@ class GameBoard(widgets.VBox):
             title = self.view.choice_title(self.state, self._active, self.names())
             return f'<div class="gopskit-label">{escape(title)}</div>'
         return f"<div class=\"gopskit-label\">{escape(self.names()[self._active])}'s hand</div>"
-
-    def _new_slot(self, key):
-        face = widgets.HTML()
-        button = widgets.Button(description="", layout=widgets.Layout(width="100%", height="100%"))
-        button.add_class("gopskit-card")
-        button.on_click(lambda _b, key=key: self._card_clicked(key))
-        box = widgets.Box([face, button])
-        box.add_class("gopskit-slot")
-        return box, face, button
 
     def _card_clicked(self, key) -> None:
         """A click on the card button of slot ``key``. A click the browser sent before the board changed (the

@@ -54,6 +54,7 @@ from ..viz.svg import points_chart_svg
 from .assets import style_html
 from .boards import view_for
 from .cards import render_card
+from .hand import close_gone, dress_button, hand_slots
 from .panel import HintedControl, option_control, panel_message, read_control
 from .seats import bot_label
 from .views.base import final_status, render_history_table, render_summary
@@ -286,31 +287,18 @@ class SeatBoard(widgets.VBox):
         return v.table, len(hands) if hands is not None else 1, move
 
     def _render_hand(self) -> None:
-        """The hand row. A slot belongs to one card for as long as the card is in the hand (a click the browser
-        sent before the row changed names the card it showed, never the one that moved into its place); the
-        slots of cards that left are closed, so a page holds no more widgets than one hand's."""
+        """The hand row: a slot per card, kept by the card it shows (see :mod:`gopskit.widgets.hand`)."""
         v = self.seat_view
         self._cards = self.view.hand(v.state, v.seat) if v.status == "playing" else []
         keys = [self._slot_key(card) for card in self._cards]
-        for key in keys:
-            if key not in self._slot_by_key:
-                self._slot_by_key[key] = self._new_slot(key)
-        self._slots = [self._slot_by_key[key] for key in keys]
+        self._slots = hand_slots(self._slot_by_key, keys, self._card_clicked)
         for card, (box, face, button) in zip(self._cards, self._slots):
             chosen = card.move in (self.selected, v.my_move)
             face.value = self._face_html(card, chosen)
             button.disabled = not (v.my_turn and card.legal)
-            verb = "Play" if card.is_card else "Choose"
-            key = "1" if card.key == "a" and not card.is_card else card.key.upper()
-            button.tooltip = f"{verb} {card.label()}" + (f" (key {key})" if card.key else "")
-            for cls in [c for c in button._dom_classes if c.startswith("gopskit-key-")]:
-                button.remove_class(cls)
-            if card.key and v.my_turn:
-                button.add_class(f"gopskit-key-{card.key}")
-        for key in set(self._slot_by_key) - set(keys):
-            for part in self._slot_by_key.pop(key):
-                part.close()
+            dress_button(button, card, v.my_turn)
         self._hand.children = [slot[0] for slot in self._slots]
+        close_gone(self._slot_by_key, keys)
         self._hand_label.value = self._hand_title()
         self._confirm.layout.display = None if self.view.confirm and v.my_turn else "none"
         self._confirm.disabled = self.selected is None
@@ -330,15 +318,6 @@ class SeatBoard(widgets.VBox):
         if not card.is_card:
             return f'<div class="gopskit-choice {selected}" data-name="{escape(card.label())}">{escape(card.label())}</div>'
         return render_card(card.rank, card.suit, size="large", classes=selected, name=card.label())
-
-    def _new_slot(self, key):
-        face = widgets.HTML()
-        button = widgets.Button(description="", layout=widgets.Layout(width="100%", height="100%"))
-        button.add_class("gopskit-card")
-        button.on_click(lambda _b, key=key: self._card_clicked(key))
-        box = widgets.Box([face, button])
-        box.add_class("gopskit-slot")
-        return box, face, button
 
     def _card_clicked(self, key) -> None:
         """A click on the slot of card ``key``. A click sent before the page changed (the second click of a
