@@ -281,10 +281,48 @@ class EquilibriumBot(Agent):
             return turn.policy
 
     def act(self, obs):
+        if obs.num_cards > self.exact_up_to and self.use_stored:  # a rounded book's turn needs certified sampling
+            _wait_for_warm_up(obs.num_cards, self.objective, obs.ties)
+            pos = self.position(obs)
+            solution, source = self.exact_solution(obs.num_cards, obs.ties, len(pos["hand"]))
+            from ..solvers.opening import turn_radius
+
+            radius = turn_radius(solution, len(pos["hand"])) if solution is not None else 0.0
+            if radius > 0:
+                return self._certified_bid(solution, pos, obs.ties, radius)
         policy = self.policy(obs)
         cards = list(policy)
         probs = np.array([policy[c] for c in cards])
         return int(cards[int(self.rng.choice(len(cards), p=probs / probs.sum()))])
+
+    def _certified_bid(self, book, pos, ties: str, radius: float) -> int:
+        """A bid drawn exactly from the equilibrium of a turn the book knows only to within ``radius`` a value.
+
+        One uniform number ``u`` is drawn. Over groups of interchangeable
+        cards, :func:`gopskit.solvers.certified.certified_group` proves
+        which group inverse sampling of the exact mix picks at ``u`` from
+        the rounded turn game alone (about 97 % of the 13-card game's third
+        turns); otherwise the turn and the rest of the hand are solved
+        exactly (:meth:`_endgame_policy`, about 6 s for 11 cards, which the
+        boards start while the person thinks) and the same ``u`` picks from
+        the exact mix. Either way the group is the one the exact mix gives
+        at ``u``: the bid is distributed exactly as the equilibrium's. The
+        lowest card of the group is played (they are worth the same).
+        """
+        from ..solvers.certified import certified_group, group_at, interchangeable
+
+        u = float(self.rng.random())
+        hand, opp = sorted(pos["hand"]), sorted(pos["opp_hand"])
+        rows, cols = interchangeable(hand, opp), interchangeable(opp, hand)
+        matrix = book.turn_matrix(hand, opp, pos["prizes"], pos["prize"], pot=pos["pot"])
+        group = certified_group(matrix, radius, rows, cols, u)
+        if group is not None:
+            self.source = "opening book"
+        else:
+            policy = self._endgame_policy(pos, ties)
+            self.source = "exact endgame"
+            group = group_at([sum(policy[hand[i]] for i in run) for run in rows], u)
+        return int(hand[rows[group][0]])
 
 
 _WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that solution

@@ -60,6 +60,9 @@ FORMAT_VERSION = 1
 SHIPPED = {(13, "points", "discard"): "goofspiel-13-points-discard-opening.npz"}
 DEEP_FORMAT = "gopskit-goofspiel-deep-layer"
 DEEP_STEP = 1e-3  # a deep layer's values are stored to the nearest multiple of this (points)
+# How far a complete solve's stored values may be from another exact solve's of the same position: each turn game is
+# certified to 1e-10 of its size (a few dozen points at most), and errors add up over the ten layers below.
+SOLVER_SLACK = 1e-7
 SHIPPED_DEEP = {(13, "points", "discard"): "goofspiel-13-points-discard-layer10.npz"}
 
 
@@ -119,6 +122,21 @@ def with_deep_layer(book: GoofspielSolution, path) -> GoofspielSolution:
     deeper = GoofspielSolution(engine, n)
     deeper.provenance = {**book.provenance, "deep": deep}
     return deeper
+
+
+def turn_radius(solution: GoofspielSolution, hand_size: int) -> float:
+    """How far each entry of ``solution``'s turn games with ``hand_size`` cards may be from the exact one.
+
+    0 where the turn is built from exact values; for the turn a rounded deep
+    layer plays (:func:`with_deep_layer`), the layer's largest rounding
+    plus :data:`SOLVER_SLACK`. :mod:`gopskit.solvers.certified` turns such
+    a game into exact bids.
+    """
+    deep = getattr(solution, "provenance", None) or {}
+    deep = deep.get("deep") if isinstance(deep, dict) else None
+    if deep and int(deep["layer"]) == hand_size - 1:
+        return float(deep["largest_rounding"]) + SOLVER_SLACK
+    return 0.0
 
 
 def save_deep_layer(solution: GoofspielSolution, path, j: int, step: float = DEEP_STEP, command: str = "") -> dict:
@@ -349,4 +367,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 __all__ = ["OpeningBookError", "first_turn_markdown", "first_turn_table", "load_deep_layer", "load_opening", "parity_summary",
-           "save_deep_layer", "save_opening", "shipped_opening"]
+           "save_deep_layer", "save_opening", "shipped_opening", "turn_radius"]
