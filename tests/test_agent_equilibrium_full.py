@@ -117,9 +117,10 @@ def test_a_deck_it_solves_is_solved_in_the_background_as_the_game_starts(tmp_pat
 def test_at_thirteen_cards_the_book_plays_three_turns_and_one_exact_solve_the_rest(monkeypatch):
     """Shipped book for turns 1-3, then one exact solve of turn 4 and the rest serves the hand.
 
-    The book's turn 3 is built from values rounded to 0.001: checked against
-    an exact solve of that turn and everything after it, a best reply gains
-    at most 0.001 points on its bid.
+    The mix the book states at turn 3 is built from values rounded to 0.001:
+    checked against an exact solve of that turn and everything after it, a
+    best reply gains at most 0.001 points on it. (The bids drawn there are
+    exact: tests/test_certified_turn.py.)
     """
     from gopskit.agents import equilibrium
     from gopskit.solvers import exact

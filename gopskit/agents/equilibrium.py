@@ -13,9 +13,12 @@ solution can be had without solving on the spot:
   instant and every classroom kernel shares one copy): every position;
 * the opening book the package ships (:mod:`gopskit.solvers.opening`,
   from a complete solve): the 13-card game's first three turns. The first
-  two are exact; the third is built from the next layer's values rounded
-  to 0.001 points, so its bid concedes at most 0.001 points a hand to a
-  best reply.
+  two are exact. The third is built from the next layer's values rounded
+  to 0.001 points, so :meth:`EquilibriumBot.policy` states that turn's mix
+  only to within about 0.001; :meth:`EquilibriumBot.act` still draws the
+  bid exactly from the equilibrium (:meth:`EquilibriumBot._certified_bid`:
+  proved from the rounded game for about 97 % of third turns, solved
+  exactly for the rest).
 
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:

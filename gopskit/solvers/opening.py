@@ -11,8 +11,9 @@ solution would (the same turn games, built from the same stored values).
 The kit ships the book of the 13-card game (``points``, ties ``discard``),
 and its *deep layer*, the 10-card values rounded to 0.001 points
 (:func:`save_deep_layer`: 4.3 MiB instead of 86 MiB), with which the book plays
-the third turn too, each bid within 0.001 points of the equilibrium's
-guarantee. Both are made from a complete solve by::
+the third turn too: its turn games are then known to within
+:func:`turn_radius` an entry, from which :mod:`gopskit.solvers.certified`
+draws exact equilibrium bids. Both are made from a complete solve by::
 
     gopskit solve --cards 13 --checkpoint FOLDER
     cd gopskit/data && python -m gopskit.solvers.opening FOLDER goofspiel-13-points-discard-opening.npz --deep goofspiel-13-points-discard-layer10.npz
