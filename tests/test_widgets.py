@@ -256,6 +256,45 @@ def test_bots_choose_while_the_person_thinks_and_keep_their_choice():
     assert spy.screens[1] == (1, board._table.value, board.status) and board._table.value != before
 
 
+def test_a_slow_bot_thinks_in_a_thread_and_the_board_stays_live_meanwhile():
+    """A bot with moves_in_background (the equilibrium bot) chooses in a thread: the person can pick a card while it
+    thinks, confirming waits for its move, and what it raised reaches the page as the board's error."""
+    import threading
+
+    from gopskit.agents.base import Agent
+    from gopskit.agents.equilibrium import EquilibriumBot
+
+    assert EquilibriumBot.moves_in_background
+
+    class Slow(Agent):
+        name = "slow"
+        classifier = {"stochastic": False, "memory": "none", "uses_opponent_bids": False, "games": ("goofspiel",)}
+        moves_in_background = True
+        go = threading.Event()
+        threads: list = []
+
+        def act(self, observation):
+            self.threads.append(threading.current_thread())
+            assert self.go.wait(timeout=60)
+            if observation.turn == 1:
+                raise RuntimeError("the slow bot broke")
+            return max(observation.legal_moves)
+
+    board = GoofspielBoard(num_cards=4, seed=14)
+    slow = Slow()
+    board.agents[1] = slow
+    board._bot_moves = {}
+    board._think_ahead()
+    board.click_card(2)  # answered while the bot still thinks
+    assert board.selected == 2 and Slow.threads[0] is not threading.main_thread()
+    Slow.go.set()
+    board.confirm()
+    assert board.state.record()["bids"][0] == [2, 4]
+    board.click_card(3)
+    board.confirm()  # the bot's second move raised: the board says so and keeps the game
+    assert "the slow bot broke" in board.status and len(board.state.record()["bids"]) == 1
+
+
 def test_gops_for_three_opens_against_two_different_bots():
     board = make_board("gops-for-three", seed=1)
     assert board.seats[0] == "human" and board.seats[1:] == ["gops3-proportional", "random"]

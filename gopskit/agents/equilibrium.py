@@ -160,6 +160,7 @@ class EquilibriumBot(Agent):
 
     name = "equilibrium"
     classifier = {"stochastic": True, "memory": "none", "uses_opponent_bids": True, "games": ("goofspiel",)}
+    moves_in_background = True  # a move may solve for seconds: boards work it out in a thread (numba frees the GIL)
 
     def __init__(self, objective: str = "points", exact_up_to: int = EXACT_UP_TO,
                  endgame_cards: int = ENDGAME_CARDS, progress: bool = True, use_stored: bool = True):

@@ -22,6 +22,7 @@ Test hooks (docs/architecture.md): clickable cards have the CSS class
 from __future__ import annotations
 
 import json
+import threading
 from html import escape
 
 import ipywidgets as widgets
@@ -159,12 +160,18 @@ class GameBoard(widgets.VBox):
         hidden until all are in."""
         for p in self.state.to_move():
             if self.seats[p] != HUMAN and p not in self._bot_moves:
-                self._bot_moves[p] = self.agents[p].act(self.state.observation(p))
+                agent, obs = self.agents[p], self.state.observation(p)
+                if getattr(agent, "moves_in_background", False):
+                    self._bot_moves[p] = _MoveAhead(agent, obs)  # the page stays live while it thinks
+                else:
+                    self._bot_moves[p] = agent.act(obs)
 
     def _play_joint_move(self) -> None:
         """Ask every seat to move for its move (bots that thought ahead answer from memory) and apply them."""
-        joint = {p: self._bot_moves[p] if p in self._bot_moves else self.agents[p].act(self.state.observation(p))
-                 for p in self.state.to_move()}
+        joint = {}
+        for p in self.state.to_move():
+            move = self._bot_moves[p] if p in self._bot_moves else self.agents[p].act(self.state.observation(p))
+            joint[p] = move.result() if isinstance(move, _MoveAhead) else move
         self._bot_moves = {}
         self.state.apply(joint)
 
@@ -373,3 +380,32 @@ def _plain(value):
     if isinstance(value, np.generic):
         return value.item()
     raise TypeError(f"a record holds only plain data, not {type(value).__name__}")
+
+
+class _MoveAhead:
+    """A bot's move worked out in a thread while the person thinks (bots with ``moves_in_background``).
+
+    The equilibrium bot may solve for seconds (the rest of a 13-card hand);
+    in a thread the kernel keeps answering the page meanwhile, so choosing a
+    card is not held up. :meth:`result` waits for the move and raises what
+    the bot raised. A new game makes new agents, so a thread left over from
+    the last game only finishes unheard.
+    """
+
+    def __init__(self, agent, observation):
+        self._move, self._error = None, None
+        self._thread = threading.Thread(target=self._work, args=(agent, observation), name="gopskit-bot-move",
+                                        daemon=True)
+        self._thread.start()
+
+    def _work(self, agent, observation) -> None:
+        try:
+            self._move = agent.act(observation)
+        except BaseException as exc:  # noqa: BLE001 - handed to the page's thread by result()
+            self._error = exc
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._move
