@@ -49,7 +49,7 @@ def third_turns(book, count: int, rng):
 
 
 def main() -> None:
-    from gopskit.solvers.certified import box_turn, group_at, interchangeable
+    from gopskit.solvers.certified import box_turn, group_at, grouped_box, interchangeable
     from gopskit.solvers.exact import solve_turn_endgame
     from gopskit.solvers.opening import shipped_opening, turn_radius
     from gopskit.solvers.storage import _from_layer_folder, find_solution
@@ -78,8 +78,7 @@ def main() -> None:
     for hand, opp, prizes, prize in turns:
         started = time.perf_counter()
         rows, cols = interchangeable(hand, opp), interchangeable(opp, hand)
-        A = book.turn_matrix(hand, opp, prizes, prize)
-        box = box_turn(A[np.ix_([r[0] for r in rows], [c[0] for c in cols])], radius)
+        box = grouped_box(book.turn_matrix(hand, opp, prizes, prize), radius, rows, cols)
         seconds.append(time.perf_counter() - started)
         if box is None:
             continue

@@ -45,6 +45,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from functools import lru_cache
 from pathlib import Path
 
 from .errors import GopsError
@@ -215,6 +216,7 @@ def addresses_to_open(port: int, host: str) -> list[str]:
     return lines
 
 
+@lru_cache(maxsize=8)  # serve asks three times (addresses, passcode, kernels' note): resolve a name once
 def listens_beyond(host: str) -> bool:
     """Whether a server listening on ``host`` can be reached from other computers.
 

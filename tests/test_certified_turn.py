@@ -20,7 +20,7 @@ from scipy.optimize import linprog
 from gopskit.agents.equilibrium import EquilibriumBot
 from gopskit.games.goofspiel import Goofspiel, GoofspielState
 from gopskit.solvers import certified, opening, solve_goofspiel, storage
-from gopskit.solvers.certified import box_turn, certified_group, group_at, interchangeable
+from gopskit.solvers.certified import box_turn, certified_group, group_at, grouped_box, interchangeable
 
 GRID = np.linspace(0.0, 1.0, 401, endpoint=False)
 
@@ -165,9 +165,9 @@ class _Fixed:
 def test_the_bot_bids_the_exact_mixs_card_and_solves_when_the_book_cannot_tell(nine_with_rounded_turn_three, monkeypatch):
     """Clear draws come from the book; a draw on the edge of two groups forces the exact solve. Both match the exact mix."""
     full, book = nine_with_rounded_turn_three
-    hand, opp, prizes, prize = next((t for t in _third_turns(60, seed=5)
-                                     if box_turn(_reduced(book, *t), opening.turn_radius(book, 7)) is not None
-                                     and len(box_turn(_reduced(book, *t), opening.turn_radius(book, 7)).support) >= 3))
+    radius = opening.turn_radius(book, 7)
+    hand, opp, prizes, prize = next(t for t in _third_turns(60, seed=5)
+                                    if len(getattr(_box(book, radius, *t), "support", ())) >= 3)
     rows = interchangeable(hand, opp)
     policy = full.policy(hand, opp, prizes, prize)
     exact = np.array([sum(policy[hand[i]] for i in run) for run in rows])
@@ -179,9 +179,10 @@ def test_the_bot_bids_the_exact_mixs_card_and_solves_when_the_book_cannot_tell(n
         assert (card, said) == (hand[rows[group_at(exact, u)][0]], source), u
 
 
-def _reduced(book, hand, opp, prizes, prize):
-    rows, cols = interchangeable(hand, opp), interchangeable(opp, hand)
-    return book.turn_matrix(hand, opp, prizes, prize)[np.ix_([r[0] for r in rows], [c[0] for c in cols])]
+def _box(book, radius, hand, opp, prizes, prize):
+    """The book's turn game, one row and column per run of interchangeable cards, boxed."""
+    return grouped_box(book.turn_matrix(hand, opp, prizes, prize), radius, interchangeable(hand, opp),
+                       interchangeable(opp, hand))
 
 
 def test_the_bots_third_bids_are_distributed_as_the_exact_mix(nine_with_rounded_turn_three, monkeypatch):
@@ -224,10 +225,10 @@ def test_most_thirteen_card_third_turns_are_certified_from_the_shipped_book():
     book = opening.shipped_opening(13)
     radius = opening.turn_radius(book, 11)
     assert 0 < radius <= 0.0005 + 1e-6
-    boxes = [box_turn(_reduced(book, *turn), radius) for turn in _thirteen_third_turns(200, seed=3)]
+    boxes = [_box(book, radius, *turn) for turn in _thirteen_third_turns(200, seed=3)]
     assert sum(b is not None for b in boxes) >= 180  # about 97 % (benchmarks/bench_turn3_certified.py)
     assert np.mean([b.ambiguity() for b in boxes if b is not None]) < 0.01
-    assert box_turn(_reduced(book, *UNCERTIFIED), radius) is None
+    assert _box(book, radius, *UNCERTIFIED) is None
 
 
 def test_at_thirteen_cards_a_certified_third_bid_is_the_exact_solves(monkeypatch):
@@ -236,7 +237,7 @@ def test_at_thirteen_cards_a_certified_third_bid_is_the_exact_solves(monkeypatch
 
     book = opening.shipped_opening(13)
     radius = opening.turn_radius(book, 11)
-    hand, opp, prizes, prize = next(t for t in _thirteen_third_turns(20, seed=8) if box_turn(_reduced(book, *t), radius))
+    hand, opp, prizes, prize = next(t for t in _thirteen_third_turns(20, seed=8) if _box(book, radius, *t))
     rows, cols = interchangeable(hand, opp), interchangeable(opp, hand)
     turn = solve_turn_endgame(hand, opp, prizes, prize)
     exact = np.array([sum(turn.policy[hand[i]] for i in run) for run in rows])

@@ -233,9 +233,15 @@ class EquilibriumBot(Agent):
         return None, None
 
     def policy(self, obs) -> dict:
+        return self._policy_at(obs, *self._where(obs))
+
+    def _where(self, obs) -> tuple:
+        """``(position, solution, source)`` for ``obs``: what :meth:`exact_solution` plays it from, if anything."""
         _wait_for_warm_up(obs.num_cards, self.objective, obs.ties)
         pos = self.position(obs)
-        solution, source = self.exact_solution(obs.num_cards, obs.ties, len(pos["hand"]))
+        return (pos, *self.exact_solution(obs.num_cards, obs.ties, len(pos["hand"])))
+
+    def _policy_at(self, obs, pos, solution, source) -> dict:
         if solution is not None:
             self.source = source
             return solution.policy(**pos)
@@ -285,16 +291,14 @@ class EquilibriumBot(Agent):
             return turn.policy
 
     def act(self, obs):
-        if obs.num_cards > self.exact_up_to and self.use_stored:  # a rounded book's turn needs certified sampling
-            _wait_for_warm_up(obs.num_cards, self.objective, obs.ties)
-            pos = self.position(obs)
-            solution, source = self.exact_solution(obs.num_cards, obs.ties, len(pos["hand"]))
+        pos, solution, source = self._where(obs)
+        if source == "opening book":  # a book's turn built from rounded values needs certified sampling
             from ..solvers.opening import turn_radius
 
-            radius = turn_radius(solution, len(pos["hand"])) if solution is not None else 0.0
+            radius = turn_radius(solution, len(pos["hand"]))
             if radius > 0:
                 return self._certified_bid(solution, pos, obs.ties, radius)
-        policy = self.policy(obs)
+        policy = self._policy_at(obs, pos, solution, source)
         cards = list(policy)
         probs = np.array([policy[c] for c in cards])
         return int(cards[int(self.rng.choice(len(cards), p=probs / probs.sum()))])

@@ -265,7 +265,6 @@ class WrongHostHandler(RequestHandler):
             "Open the address your teacher wrote on the board.",
         ], "/"))
 
-
     def _tell_the_teacher(self) -> None:
         """One line in the server's log for each refused name (the first few): it may be the school's own."""
         name = self.request.host_name or ""
@@ -274,7 +273,7 @@ class WrongHostHandler(RequestHandler):
         self.told.add(name)
         shown = name if re.fullmatch(r"[a-z0-9.-]{1,80}", name) else repr(name[:80]).encode("ascii", "backslashreplace").decode()
         log.warning("refused a page that called this server %s; if that is a right name for this computer, "
-                        "restart with --host-name %s", shown, shown)
+                    "restart with --host-name %s", shown, shown)
 
 
 MAX_NAMES_TOLD = 20  # refused names the log mentions; a script could send thousands

@@ -82,14 +82,12 @@ class BoxedTurn:
 
     ``support``: the row groups with a positive chance, in order;
     ``low``/``high``: bounds of the cumulative chance up to and including
-    each (the last is exactly 1); ``mix``: the rounded game's chances, a
-    midpoint of the box.
+    each (the last is exactly 1).
     """
 
     support: tuple[int, ...]
     low: tuple[float, ...]
     high: tuple[float, ...]
-    mix: tuple[float, ...]
 
     def group_at(self, u: float) -> int | None:
         """The row group inverse sampling of the exact mix picks at ``u`` in [0, 1), or None if the box cannot tell."""
@@ -132,8 +130,7 @@ def box_turn(A, radius: float) -> BoxedTurn | None:
     low[-1] = high[-1] = 1.0
     if (np.diff(low) <= 0).any() or (np.diff(high) <= 0).any():
         return None
-    return BoxedTurn(tuple(int(r) for r in rows), tuple(map(float, low)), tuple(map(float, high)),
-                     tuple(float(p) for p in x[rows] / x[rows].sum()))
+    return BoxedTurn(tuple(int(r) for r in rows), tuple(map(float, low)), tuple(map(float, high)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,7 +165,8 @@ def _side(A: np.ndarray, rows: np.ndarray, cols: np.ndarray, h: float) -> _Side 
     H = np.zeros((k + 1, k + 1))
     H[:k, :k] = h
     residual = np.abs(R @ (r - M @ z0))
-    G = np.abs(np.eye(k + 1) - R @ M) + np.abs(R) @ H
+    inverse_error = np.abs(np.eye(k + 1) - R @ M)
+    G = inverse_error + np.abs(R) @ H
     g = G.sum(axis=1).max()
     if not g < 0.5:
         return None
@@ -179,7 +177,7 @@ def _side(A: np.ndarray, rows: np.ndarray, cols: np.ndarray, h: float) -> _Side 
         return None  # a support chance might be 0: not a strict equilibrium
     # z_true - z0 = R (r - M z0 - D z_true) + (I - R M)(z_true - z0)
     s = np.abs(r - M @ z0) + H @ (np.abs(z0) + e)
-    t = np.abs(np.eye(k + 1) - R @ M) @ e
+    t = inverse_error @ e
     for j in sorted(set(range(A.shape[1])) - set(int(c) for c in cols)):
         w = np.append(A[rows, j], -1.0)  # column j's payoff to the mix, less the value: must stay > 0
         # its true value differs by d.x_true + w.(z_true - z0), d being that column's rounding errors
@@ -189,16 +187,20 @@ def _side(A: np.ndarray, rows: np.ndarray, cols: np.ndarray, h: float) -> _Side 
     return _Side(z0, R, s, t)
 
 
-def certified_group(A, radius: float, row_groups, col_groups, u: float) -> int | None:
-    """The row group an exact equilibrium bid falls in at ``u``, from a turn matrix ``A`` within ``radius``; None if unknown.
+def grouped_box(A, radius: float, row_groups, col_groups) -> BoxedTurn | None:
+    """:func:`box_turn` of a turn matrix ``A`` with one row and column per run of interchangeable cards.
 
     ``row_groups``/``col_groups``: :func:`interchangeable` runs of the
-    matrix's rows and columns; the game is solved with one row and column
-    per run.
+    matrix's rows and columns; the box's support counts runs, not cards.
     """
     reduced = np.asarray(A, dtype=np.float64)[np.ix_([g[0] for g in row_groups], [g[0] for g in col_groups])]
-    box = box_turn(reduced, radius)
+    return box_turn(reduced, radius)
+
+
+def certified_group(A, radius: float, row_groups, col_groups, u: float) -> int | None:
+    """The row group an exact equilibrium bid falls in at ``u``, from a turn matrix ``A`` within ``radius``; None if unknown."""
+    box = grouped_box(A, radius, row_groups, col_groups)
     return None if box is None else box.group_at(u)
 
 
-__all__ = ["BoxedTurn", "box_turn", "certified_group", "group_at", "interchangeable"]
+__all__ = ["BoxedTurn", "box_turn", "certified_group", "group_at", "grouped_box", "interchangeable"]

@@ -133,8 +133,7 @@ def turn_radius(solution: GoofspielSolution, hand_size: int) -> float:
     plus :data:`SOLVER_SLACK`. :mod:`gopskit.solvers.certified` turns such
     a game into exact bids.
     """
-    deep = getattr(solution, "provenance", None) or {}
-    deep = deep.get("deep") if isinstance(deep, dict) else None
+    deep = (getattr(solution, "provenance", None) or {}).get("deep")
     if deep and int(deep["layer"]) == hand_size - 1:
         return float(deep["largest_rounding"]) + SOLVER_SLACK
     return 0.0
