@@ -429,3 +429,47 @@ def test_the_hand_row_names_cards_and_goose_choices_as_the_ordinary_boards_do(tm
     assert seen["cards"] > 20 and seen["choices"] >= 1, seen
     state = board.seat_view.state
     assert f"({board.view.end_rule_text(state)})" in board.status  # the middling-score rule, as on the board
+
+
+def test_the_table_bots_think_in_a_thread_while_the_student_page_stays_live(tmp_path, monkeypatch):
+    """A slow bot (a 13-card solve) works out its move beside the page: the draw returns at once, one thread at a time.
+
+    The student's move sent while it still thinks is answered all the same,
+    and the game goes on.
+    """
+    import threading
+
+    from gopskit.classroom import gameplay
+
+    release, started, calls = threading.Event(), threading.Event(), []
+    real = gameplay.bots_due
+
+    def slow(snap):
+        calls.append(threading.current_thread().name)
+        started.set()
+        release.wait(30)
+        real(snap)
+
+    monkeypatch.setattr(gameplay, "bots_due", slow)
+    url = str(tmp_path / "c.sqlite3")
+    store = ClassroomStore(url)
+    room = store.create_room("goofspiel", {"num_cards": 4}, bot="random", auto_pair=False)
+    app = StudentApp(url)
+    app.join("Ann", room.code)
+    store.pair_waiting(room.teacher_key, seed=3)
+    app.tick()  # the board draws the first turn: the bot starts thinking, and tick returns
+    thread = app._thinking
+    try:
+        assert started.wait(10) and calls == ["gopskit-bots-think"]
+        app.tick()
+        app.board.click_card(app.board.seat_view.observation["legal_moves"][0])  # a redraw: no second thread
+        assert calls == ["gopskit-bots-think"] and thread.is_alive()
+        if app.board.view.confirm:
+            app.board.confirm()
+        assert app.board.last_error is None and app.last_error is None, app.board.status
+        assert len(app.board.seat_view.observation["hand"]) == 3  # the bot answered; turn 2 is on screen
+    finally:
+        release.set()
+    thread.join(10)
+    assert not thread.is_alive() and app._thinking is None
+    assert calls == ["gopskit-bots-think"] * 2  # turn 2, drawn while it thought about turn 1: the same thread went on

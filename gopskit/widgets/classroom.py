@@ -30,6 +30,7 @@ import functools
 import json
 import os
 import re
+import threading
 import time
 from html import escape
 from pathlib import Path
@@ -432,6 +433,8 @@ class StudentApp(widgets.VBox):
         self._back = _button("Back to the lobby", "gopskit-back", "", "arrow-left")
         self._back.on_click(lambda _b: self.back_to_lobby())
         self.board: SeatBoard | None = None
+        self._thinking: threading.Thread | None = None  # the table's bots working out their moves (_let_bots_think)
+        self._think_lock, self._think_again = threading.Lock(), False
         self.bridge = make_bridge("gopskit-classroom-student") if bridge else None
         extra = [self.bridge] if self.bridge is not None else []
         if self.bridge is not None:
@@ -591,15 +594,35 @@ class StudentApp(widgets.VBox):
         return view
 
     def _let_bots_think(self, view) -> None:
-        """The turn is on screen: let the table's bots choose their moves now, while the student thinks.
+        """The turn is on screen: let the table's bots choose their moves now, in a thread, while the student thinks.
 
         Their moves wait in this kernel's memory (the student's page is this
         kernel's only client), so the click that follows is answered without
-        waiting for a bot: a 13-card equilibrium bot's second-long solve
-        happens while the student reads the turn, as on the single-page boards.
+        waiting for a bot: a 13-card equilibrium bot's solve (a second, or
+        rarely six at the third turn) happens while the student reads the
+        turn, as on the single-page boards, and the page stays live
+        meanwhile (the solver's compiled code frees the interpreter). One
+        such thread at a time: a turn drawn while it runs is thought about
+        by the same thread when it is done, and a move sent meanwhile works
+        out what is still missing itself.
         """
-        if view.my_turn and any(kind != "student" for p, kind in enumerate(view.kinds) if p != view.seat):
-            self.store.think_for_bots(self.seat.seat_key)
+        if not (view.my_turn and any(kind != "student" for p, kind in enumerate(view.kinds) if p != view.seat)):
+            return
+        with self._think_lock:
+            self._think_again = True
+            if self._thinking is None:
+                self._thinking = threading.Thread(target=self._think_for_bots, args=(self.seat.seat_key,),
+                                                  name="gopskit-bots-think", daemon=True)
+                self._thinking.start()
+
+    def _think_for_bots(self, seat_key: str) -> None:
+        while True:
+            with self._think_lock:
+                if not self._think_again:
+                    self._thinking = None
+                    return
+                self._think_again = False
+            self.store.think_for_bots(seat_key)  # never raises: only time is at stake
 
     def _after_game(self, view) -> None:
         if view.status == "playing":
