@@ -11,7 +11,9 @@ Up to 8 cards the bot plays the exact equilibrium (expected margin at least
 when a complete 13-card solution is in the cache (``gopskit solve --cards
 13``, or ``--solution FOLDER`` here, which links a solution folder into a
 private cache), else the shipped opening book for the first three turns
-(the third from values rounded to 0.001 points) and an exact endgame solve
+(the third drawn exactly from the equilibrium: certified sampling from
+values rounded to 0.0001 points, the shipped hard turns, or an exact solve
+where neither tells) and an exact endgame solve
 for the last ten.
 ``--against-heuristic`` adds the bot's heuristic alone
 (``use_stored=False``) as an opponent. The slowest move is printed, overall

@@ -3,9 +3,9 @@
 Without ``gopskit solve --cards 13`` on the machine, the bot plays turns 1-3
 from the shipped opening book and turns 4-13 from an exact solve. The book's
 turns 1-2 are exact; its turn 3 is built from the 10-card layer stored to
-the nearest 0.001 points (``goofspiel-13-points-discard-layer10.npz``), so
+the nearest 0.0001 points (``goofspiel-13-points-discard-layer10.npz``), so
 the mix it states (``policy``, which the explorer and the classroom's
-comparison show) cannot give away more than 0.001 points a hand. The bot's
+comparison show) cannot give away more than 0.0001 points a hand. The bot's
 bids there are exact all the same (certified sampling:
 ``bench_turn3_certified.py``). This measures what the stated mix gives away, with the complete solution as the judge: at each sampled
 turn-3 position, the expected points a perfect opponent can hold the bid to,

@@ -14,11 +14,12 @@ solution can be had without solving on the spot:
 * the opening book the package ships (:mod:`gopskit.solvers.opening`,
   from a complete solve): the 13-card game's first three turns. The first
   two are exact. The third is built from the next layer's values rounded
-  to 0.001 points, so :meth:`EquilibriumBot.policy` states that turn's mix
-  only to within about 0.001; :meth:`EquilibriumBot.act` still draws the
+  to 0.0001 points, so :meth:`EquilibriumBot.policy` states that turn's mix
+  only to within about 0.0001; :meth:`EquilibriumBot.act` still draws the
   bid exactly from the equilibrium (:meth:`EquilibriumBot._certified_bid`:
-  proved from the rounded game for about 97 % of third turns, solved
-  exactly for the rest).
+  proved from the rounded game, or read from the few exact mixes the book
+  stores, for all but about 3 in 10,000 third turns, which are solved
+  exactly).
 
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:
@@ -307,23 +308,36 @@ class EquilibriumBot(Agent):
         """A bid drawn exactly from the equilibrium of a turn the book knows only to within ``radius`` a value.
 
         One uniform number ``u`` is drawn. Over groups of interchangeable
-        cards, :func:`gopskit.solvers.certified.certified_group` proves
-        which group inverse sampling of the exact mix picks at ``u`` from
-        the rounded turn game alone (about 97 % of the 13-card game's third
-        turns); otherwise the turn and the rest of the hand are solved
-        exactly (:meth:`_endgame_policy`, about 6 s for 11 cards, which the
-        boards start while the person thinks) and the same ``u`` picks from
-        the exact mix. Either way the group is the one the exact mix gives
-        at ``u``: the bid is distributed exactly as the equilibrium's. The
-        lowest card of the group is played (they are worth the same).
+        cards, inverse sampling of the exact mix at ``u`` picks a group:
+
+        * for the few turn games whose exact mix the book stores
+          (:mod:`gopskit.solvers.hard_turns`: those certified sampling
+          cannot settle, where the bot can meet them), from that mix;
+        * else :func:`gopskit.solvers.certified.certified_group` proves
+          which group it is from the rounded turn game alone (99.8 % of the
+          13-card game's third turns);
+        * otherwise (a draw too close to a boundary to tell, or a turn the
+          bot could not meet by its own play) the turn and the rest of the
+          hand are solved exactly (:meth:`_endgame_policy`, about 6 s for
+          11 cards, which the boards start while the person thinks) and the
+          same ``u`` picks from the exact mix.
+
+        Each way, the group is the one the exact mix gives at ``u``: the
+        bid is distributed exactly as the equilibrium's. The lowest card of
+        the group is played (they are worth the same).
         """
         from ..solvers.certified import certified_group, group_at, interchangeable
 
         u = float(self.rng.random())
         hand, opp = sorted(pos["hand"]), sorted(pos["opp_hand"])
         rows, cols = interchangeable(hand, opp), interchangeable(opp, hand)
-        matrix = book.turn_matrix(hand, opp, pos["prizes"], pos["prize"], pot=pos["pot"])
-        group = certified_group(matrix, radius, rows, cols, u)
+        stored = None if book.hard_turns is None else book.hard_turns.group_chances(
+            book, hand, opp, pos["prizes"], pos["prize"])
+        if stored is not None:
+            group = group_at(stored, u)
+        else:
+            matrix = book.turn_matrix(hand, opp, pos["prizes"], pos["prize"], pot=pos["pot"])
+            group = certified_group(matrix, radius, rows, cols, u)
         if group is not None:
             self.source = "opening book"
         else:

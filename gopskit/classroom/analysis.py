@@ -80,7 +80,7 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
     is taken wherever it is known exactly, as the equilibrium bot knows it
     (:class:`_ExactWhereKnown`): the whole game from a complete solution on
     this machine, else the shipped opening book for the 13-card game's first
-    three turns (the third from values rounded to 0.001 points) and an exact
+    three turns (the third from values rounded to 0.0001 points) and an exact
     solve of the rest of each hand from 10 cards in each hand; bids elsewhere get no equilibrium, and the note says how many.
     """
     decisions, notes, solutions, unknown = [], set(), {}, 0

@@ -1,6 +1,6 @@
 """Exact bids from a turn game known only to within a margin: certified sampling.
 
-The 13-card opening book stores the 10-card values rounded to 0.001 points,
+The 13-card opening book stores the 10-card values rounded to 0.0001 points,
 so the third turn's game is known only to within ``radius`` per entry. Its
 optimal mixed bid is then known only roughly, yet the bot can still draw a
 bid whose chances are *exactly* the equilibrium's:
@@ -18,9 +18,11 @@ bid whose chances are *exactly* the equilibrium's:
 3. A bid is drawn by inverting the cumulative chances at a uniform number
    ``u``. Where ``u`` falls clear of every bound's width,
    :meth:`BoxedTurn.group_at` names the group the exact mix would give;
-   otherwise (about 0.3 % of draws), or where step 2 fails (about 3 % of
-   third turns of the 13-card game: some row or column is within a rounding
-   error of being as good), the exact values must be computed.
+   otherwise (about 0.03 % of draws at the 13-card game's third turn), or
+   where step 2 fails (about 0.3 % of those turns: some row or column is
+   within a rounding error of being as good), the exact mix is needed:
+   :mod:`gopskit.solvers.hard_turns` ships it for the failing turns the bot
+   can meet, and the rest are solved.
 
 Whichever way the group is found, it is the group inverse sampling of the
 exact mix gives at ``u`` (:func:`group_at`), so the bid is distributed

@@ -115,6 +115,7 @@ class GoofspielSolution:
         self._prize_index = {v: i for i, v in enumerate(engine.tables.prize_values)}
         full = tuple(range(1, num_cards + 1))
         self._my_cards, self._opp_cards = hands if hands is not None else (full, full)
+        self.hard_turns = None  # an opening book's stored exact mixes (gopskit.solvers.hard_turns), if it has any
 
     @property
     def stats(self) -> SolveStats:

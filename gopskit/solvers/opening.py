@@ -9,14 +9,17 @@ for those hands and ``policy`` for the first two turns, exactly as the full
 solution would (the same turn games, built from the same stored values).
 
 The kit ships the book of the 13-card game (``points``, ties ``discard``),
-and its *deep layer*, the 10-card values rounded to 0.001 points
-(:func:`save_deep_layer`: 4.3 MiB instead of 86 MiB), with which the book plays
+and its *deep layer*, the 10-card values rounded to 0.0001 points
+(:func:`save_deep_layer`: 7.4 MiB instead of 86 MiB), with which the book plays
 the third turn too: its turn games are then known to within
 :func:`turn_radius` an entry, from which :mod:`gopskit.solvers.certified`
-draws exact equilibrium bids. Both are made from a complete solve by::
+draws exact equilibrium bids, and the exact mixes of the few third turns
+where it cannot (:mod:`gopskit.solvers.hard_turns`). All three are made
+from a complete solve by::
 
     gopskit solve --cards 13 --checkpoint FOLDER
-    cd gopskit/data && python -m gopskit.solvers.opening FOLDER goofspiel-13-points-discard-opening.npz --deep goofspiel-13-points-discard-layer10.npz
+    cd gopskit/data && python -m gopskit.solvers.opening FOLDER goofspiel-13-points-discard-opening.npz \
+        --deep goofspiel-13-points-discard-layer10.npz --hard goofspiel-13-points-discard-hard-turns.npz
 
 Each file's header records the solve's statistics and the command, so its
 provenance travels with it. :func:`first_turn_table` reads the first turn
@@ -60,11 +63,12 @@ FORMAT = "gopskit-goofspiel-opening"
 FORMAT_VERSION = 1
 SHIPPED = {(13, "points", "discard"): "goofspiel-13-points-discard-opening.npz"}
 DEEP_FORMAT = "gopskit-goofspiel-deep-layer"
-DEEP_STEP = 1e-3  # a deep layer's values are stored to the nearest multiple of this (points)
+DEEP_STEP = 1e-4  # a deep layer's values are stored to the nearest multiple of this (points)
 # How far a complete solve's stored values may be from another exact solve's of the same position: each turn game is
 # certified to 1e-10 of its size (a few dozen points at most), and errors add up over the ten layers below.
 SOLVER_SLACK = 1e-7
 SHIPPED_DEEP = {(13, "points", "discard"): "goofspiel-13-points-discard-layer10.npz"}
+SHIPPED_HARD = {(13, "points", "discard"): "goofspiel-13-points-discard-hard-turns.npz"}  # gopskit.solvers.hard_turns
 
 
 class OpeningBookError(GopsError):
@@ -149,8 +153,9 @@ def save_deep_layer(solution: GoofspielSolution, path, j: int, step: float = DEE
     of the equilibrium's guarantee. The file keeps one value per pattern
     and its mirror (the mirror's is the negation), as differences from the
     same pattern's value in the previous prize set, compressed with LZMA:
-    for the 13-card game's 10-card layer that is 4.3 MiB for 10.7 million
-    values. Returns the file's header.
+    for the 13-card game's 10-card layer that is 7.4 MiB for 10.7 million
+    values at the default ``step`` (:data:`DEEP_STEP`, 0.0001 points).
+    Returns the file's header.
     """
     engine = solution.engine
     if (solution.objective, solution.ties) != ("points", "discard") or engine.slack:
@@ -259,8 +264,9 @@ def shipped_opening(num_cards: int, objective: str = "points", ties: str = "disc
     """The opening book the package ships for these options, or None.
 
     With ``deep`` (the default), with its deep layer when one is shipped
-    (the 13-card book then plays three turns instead of two). Opening the
-    book alone takes about 0.3 s, the deep layer 0.8 s more the first time
+    (the 13-card book then plays three turns instead of two) and its hard
+    turns (``book.hard_turns``, :mod:`gopskit.solvers.hard_turns`). Opening the
+    book alone takes about 0.3 s, the deep layer about 1 s more the first time
     on a machine (decoding it into the cache folder) and little after: the
     equilibrium bot opens the book alone for its first move and the deep
     layer when the third turn comes.
@@ -280,7 +286,15 @@ def _shipped(key: tuple, deep: bool) -> GoofspielSolution | None:
     except OpeningBookError as exc:  # a damaged install: the book still plays its own turns
         warnings.warn(f"{exc}; the opening book plays one turn fewer without it", stacklevel=3)
         deeper = None
-    return deeper if deeper is not None else book
+    if deeper is None:
+        return book
+    from .hard_turns import attach_hard_turns
+
+    try:
+        load_shipped(SHIPPED_HARD.get(key), lambda path: attach_hard_turns(deeper, path))
+    except OpeningBookError as exc:  # still exact: those turns are solved when they come
+        warnings.warn(f"{exc}; the bot solves its hardest third turns on the spot without it", stacklevel=3)
+    return deeper
 
 
 shipped_opening.cache_clear = _shipped.cache_clear
@@ -337,9 +351,12 @@ def first_turn_markdown(book: GoofspielSolution) -> str:
 
 
 def main(argv=None) -> int:
-    """``python -m gopskit.solvers.opening SOLUTION_FOLDER OUT.npz [DEPTH] [--deep LAYER.npz]``: write a book from a solve.
+    """``python -m gopskit.solvers.opening SOLUTION_FOLDER OUT.npz [DEPTH] [--deep LAYER.npz [--hard HARD.npz]]``.
 
-    ``--deep`` also writes the layer below the book, rounded (:func:`save_deep_layer`).
+    Writes a book from a solve. ``--deep`` also writes the layer below the
+    book, rounded (:func:`save_deep_layer`), and ``--hard`` the exact mixes
+    of the turns that layer cannot settle
+    (:func:`gopskit.solvers.hard_turns.save_hard_turns`).
     """
     import argparse
 
@@ -349,7 +366,11 @@ def main(argv=None) -> int:
     parser.add_argument("folder", help="a complete solve's layer folder (gopskit solve --checkpoint FOLDER)")
     parser.add_argument("out", help="the book's .npz file")
     parser.add_argument("depth", nargs="?", type=int, default=2, help="turns the book plays by itself (2)")
-    parser.add_argument("--deep", help="also write the layer below the book, rounded to 0.001, to this .npz file")
+    parser.add_argument("--deep", help="also write the layer below the book, rounded, to this .npz file")
+    parser.add_argument("--hard", help="with --deep, also write the exact mixes of the turns the rounded layer cannot "
+                                       "settle (gopskit.solvers.hard_turns) to this .npz file")
+    parser.add_argument("--step", type=float, default=DEEP_STEP,
+                        help=f"the deep layer's values are rounded to multiples of this many points ({DEEP_STEP:g})")
     args = parser.parse_args(argv)
     solution = open_layer_folder(args.folder)
     n = solution.num_cards
@@ -357,9 +378,20 @@ def main(argv=None) -> int:
     save_opening(solution, args.out, args.depth, command=command)
     print(f"wrote {args.out}: hands of {n - args.depth} to {n} cards, {Path(args.out).stat().st_size / 2**20:.1f} MiB")
     if args.deep:
-        meta = save_deep_layer(solution, args.deep, n - args.depth - 1, command=command)
+        if not 0 < args.step <= 1:
+            parser.error(f"--step must be above 0 and at most 1 point, not {args.step:g}")
+        meta = save_deep_layer(solution, args.deep, n - args.depth - 1, step=args.step, command=command)
         print(f"wrote {args.deep}: hands of {meta['layer']} cards to the nearest {meta['step']:g} "
               f"(largest rounding {meta['largest_rounding']:.1e}), {Path(args.deep).stat().st_size / 2**20:.1f} MiB")
+    if args.hard:
+        if not args.deep:
+            parser.error("--hard needs --deep: the hard turns are those of the rounded layer")
+        from .hard_turns import save_hard_turns
+
+        shipped = with_deep_layer(load_opening(args.out), args.deep)  # the files as they ship, read back
+        meta = save_hard_turns(shipped, solution, args.hard, command=command)
+        print(f"wrote {args.hard}: {meta['hard']:,} of {meta['reachable']:,} reachable turns with {meta['hand_size']} "
+              f"cards need their exact mix, {Path(args.hard).stat().st_size / 2**10:.0f} KiB")
     return 0
 
 

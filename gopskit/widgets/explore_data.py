@@ -285,7 +285,7 @@ def full_deck_solution(objective: str, ties: str, hand, opp_hand, prizes, lead: 
     1. a complete solution already on this machine (``gopskit solve --cards 13``);
     2. the opening book the package ships (points, ties discard): hands of 11
        to 13 cards (with 11, the turn's entries come from values rounded to
-       0.001 points);
+       the deep layer's step, 0.0001 points);
     3. the rest of the hand from this position, solved exactly on the spot
        when that is at most :data:`EXPLORER_MAX_GAMES` turn games (9 or 10
        cards each for points and ties discard; fewer for the other rules).
@@ -298,9 +298,10 @@ def full_deck_solution(objective: str, ties: str, hand, opp_hand, prizes, lead: 
         return full, "the complete 13-card solution on this machine"
     book = shipped_opening(FULL_DECK, objective, ties, deep=len(hand) < FULL_DECK - 1)  # the deep layer only if needed
     if book is not None and book.plays(len(hand)):
-        rounded = book.provenance.get("deep", {}).get("layer") == len(hand) - 1
+        deep = book.provenance.get("deep", {})
+        rounded = deep.get("layer") == len(hand) - 1
         return book, "the kit's opening book of the 13-card game" + (
-            ", with the values after this turn rounded to 0.001" if rounded else "")
+            f", with the values after this turn rounded to {deep.get('step', 0):g}" if rounded else "")
     return _endgame(objective, ties, tuple(sorted(hand)), tuple(sorted(opp_hand)), tuple(sorted(prizes)),
                     int(lead) if objective == "win" else 0, int(pot)), "the rest of this hand, solved exactly just now"
 
