@@ -178,6 +178,9 @@ def test_a_students_page_lets_the_bot_think_after_drawing_the_turn_never_between
     OrderProbe.events.clear()  # warming the bot up (its first move in this process) is not part of the game
     app.tick()
     while app.board.seat_view.status == "playing":
+        thinking = app._thinking  # the bot thinks in a thread of the page's kernel: a student takes longer
+        if thinking is not None:
+            thinking.join(30)
         OrderProbe.events.append(("click", len(app.board.seat_view.observation["hand"])))
         app.board.click_card(app.board.seat_view.observation["legal_moves"][-1])
         app.board.confirm()
