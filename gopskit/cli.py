@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``gopskit`` parser; with ``command``, plugins are registered only until one adds that command."""
-    from .serve import add_host_name_option, add_passcode_options  # shared with ``python -m gopskit.serve``
+    from .serve import add_host_name_option, add_passcode_options, add_tls_options  # shared with python -m gopskit.serve
 
     parser = _Parser(prog="gopskit", description="Game theory through Goofspiel: apps, games, solvers.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -51,6 +51,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                             "'close another tab'; this computer itself is not limited (default 4)")
     add_host_name_option(serve)
     add_passcode_options(serve)
+    add_tls_options(serve)
     serve.set_defaults(func=_serve)
 
     replay = sub.add_parser("replay", help="replay a game record (JSON file)")
@@ -107,7 +108,8 @@ def _serve(args) -> int:
     from .serve import limits_from, serve  # the Voila launcher lives beside the apps' code
 
     return serve(port=args.port, open_browser=not args.no_browser, host=args.host, limits=limits_from(args),
-                 passcode=args.teacher_passcode, no_passcode=args.no_teacher_passcode)
+                 passcode=args.teacher_passcode, no_passcode=args.no_teacher_passcode, certfile=args.certfile,
+                 keyfile=args.keyfile)
 
 
 # ---------------------------------------------------------------- replay ---

@@ -23,7 +23,10 @@ locked by a **teacher passcode** (:func:`teacher_passcode`): made fresh for
 each run and printed beside the addresses, or the teacher's own
 (``--teacher-passcode``). The kernels get it in the environment variable
 ``GOPSKIT_TEACHER_PASSCODE``; a student's strategy in a tournament runs with
-an environment of its own (see :mod:`gopskit.arena.sandbox`).
+an environment of its own (see :mod:`gopskit.arena.sandbox`). Plain HTTP
+carries the passcode and every move readable by anyone who can watch the
+network; given a certificate (``--certfile``, ``--keyfile``) the server
+speaks HTTPS instead (:func:`gopskit.server.connections.tls_context`).
 
 Where the notebooks are: the environment variable ``GOPSKIT_NOTEBOOKS`` if
 set, else ``notebooks/`` beside the package (a checkout, installed editable
@@ -41,6 +44,7 @@ import contextlib
 import logging
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -140,8 +144,8 @@ class _Unactionable(logging.Filter):
         return "is not trusted" not in record.getMessage()
 
 
-def _voila_app_class(limits: Limits | None = None):
-    """Voila, plus a redirect from ``/`` to the landing page and the bounds of :mod:`gopskit.server`."""
+def _voila_app_class(limits: Limits | None = None, tls=None):
+    """Voila, plus a redirect from ``/`` to the landing page and the bounds of :mod:`gopskit.server` (HTTPS with ``tls``)."""
     from jupyter_server.utils import url_path_join
     from tornado.web import RedirectHandler
     from voila.app import Voila
@@ -170,8 +174,12 @@ def _voila_app_class(limits: Limits | None = None):
         def listen(self):
             from .server.connections import bound_connections
 
-            bound_connections(self.app, limits)  # connections per computer, slow requests, bodies, Host names
+            bound_connections(self.app, limits, tls)  # connections per computer, slow requests, bodies, Host names
             super().listen()
+
+        def _url(self, ip):  # the address Voila prints and opens: https when it speaks it
+            url = super()._url(ip)
+            return "https" + url[len("http"):] if tls is not None and url.startswith("http:") else url
 
         def init_handlers(self):
             index = url_path_join(self.server_url, "voila/render", INDEX)
@@ -200,19 +208,21 @@ def lan_address() -> str | None:
     return found[0] if found else None
 
 
-def addresses_to_open(port: int, host: str) -> list[str]:
-    """What ``serve`` prints: the address on this computer, and the one students open.
+def addresses_to_open(port: int, host: str, scheme: str = "http") -> list[str]:
+    """What ``serve`` prints: the address on this computer, and the one students open (``scheme`` https with TLS).
 
     >>> addresses_to_open(8866, "localhost")
     ['Open http://localhost:8866 in a browser on this computer.']
+    >>> addresses_to_open(8866, "localhost", "https")
+    ['Open https://localhost:8866 in a browser on this computer.']
     """
-    lines = [f"Open http://localhost:{port} in a browser on this computer."]
+    lines = [f"Open {scheme}://localhost:{port} in a browser on this computer."]
     if listens_beyond(host):  # 127.0.0.2 is this computer too: no address for students
         lan = host if host not in ("0.0.0.0", "::", "") else lan_address()
         if lan:
-            lines.append(f"Students open http://{lan}:{port} (same network as this computer).")
+            lines.append(f"Students open {scheme}://{lan}:{port} (same network as this computer).")
         else:
-            lines.append(f"Students open http://THIS-COMPUTER'S-ADDRESS:{port} (no network address found).")
+            lines.append(f"Students open {scheme}://THIS-COMPUTER'S-ADDRESS:{port} (no network address found).")
     return lines
 
 
@@ -279,16 +289,20 @@ def teacher_passcode(host: str, chosen: str | None = None, off: bool = False) ->
 
 
 def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = PREHEAT, host: str = "localhost",
-          limits: Limits | None = None, passcode: str | None = None, no_passcode: bool = False) -> int:
+          limits: Limits | None = None, passcode: str | None = None, no_passcode: bool = False,
+          certfile: str | None = None, keyfile: str | None = None) -> int:
     """Serve the apps until interrupted; return the exit status.
 
     Opens http://localhost:PORT (the landing page) in a browser unless
     ``open_browser`` is false. ``limits`` bound the kernels (default: sized
     from this machine's memory). ``passcode`` and ``no_passcode``: the
-    teacher passcode's options (see :func:`teacher_passcode`).
+    teacher passcode's options (see :func:`teacher_passcode`). With
+    ``certfile`` (a PEM certificate, its key in ``keyfile`` or in the same
+    file) the server speaks HTTPS only.
     """
     from .classroom.tokens import PASSCODE_ENV, SERVED_BEYOND_ENV
 
+    tls = served_tls(certfile, keyfile)
     code, code_lines = teacher_passcode(host, passcode, no_passcode)
     folder = notebooks_dir()
     limits = limits or Limits()
@@ -299,15 +313,41 @@ def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = P
     print(f"gopskit: at most {limits.max_kernels} apps open at once ({limits.kernels_per_client} per "
           f"computer), {limits.kernel_memory_mb} MB each; "
           f"a closed page frees its place within {limits.freed_within_seconds} s.", flush=True)
-    for line in addresses_to_open(port, host) + code_lines:
+    for line in addresses_to_open(port, host, "https" if tls else "http") + code_lines + tls_lines(host, certfile):
         print("gopskit: " + line, flush=True)
     if code is None:  # the kernels inherit the environment: none of them may find an old passcode
         os.environ.pop(PASSCODE_ENV, None)
     else:
         os.environ[PASSCODE_ENV] = code
     os.environ[SERVED_BEYOND_ENV] = "1" if listens_beyond(host) else "0"  # what the teacher's page tells
-    _voila_app_class(limits).launch_instance(argv=argv, config=voila_config(preheat))
+    _voila_app_class(limits, tls).launch_instance(argv=argv, config=voila_config(preheat))
     return 0
+
+
+def served_tls(certfile: str | None, keyfile: str | None):
+    """The TLS settings of ``--certfile``/``--keyfile`` (None for plain HTTP); a :class:`GopsError` saying what is wrong."""
+    from .server.connections import CertificateError, tls_context
+
+    if certfile is None:
+        if keyfile is not None:
+            raise GopsError("--keyfile goes with --certfile: give the certificate too")
+        return None
+    try:
+        return tls_context(certfile, keyfile)
+    except CertificateError as exc:
+        raise GopsError(f"cannot serve HTTPS: {exc}. Give --certfile a PEM certificate and --keyfile its "
+                        "private key (or one file holding both)") from None
+
+
+def tls_lines(host: str, certfile: str | None) -> list[str]:
+    """What ``serve`` says of encryption: nothing on this computer alone; beyond it, whether the network can read."""
+    if not listens_beyond(host):
+        return []
+    if certfile is None:
+        return ["Plain HTTP: on a network you do not trust, anyone on it can read the passcode and the moves; "
+                "--certfile and --keyfile serve HTTPS."]
+    return ["HTTPS: the students' browsers must trust this certificate (one made by this computer itself "
+            "shows them a warning to accept once)."]
 
 
 def free_port() -> int:
@@ -332,7 +372,8 @@ def background_server(port: int | None = None, preheat: bool = PREHEAT, timeout:
     if not preheat:
         command.append("--no-preheat")
     child = subprocess.Popen(command, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    url = f"http://localhost:{port}"
+    tls = any(option == "--certfile" or option.startswith("--certfile=") for option in options or [])
+    url = f"{'https' if tls else 'http'}://localhost:{port}"
     background_server.pid = child.pid
     try:
         _wait_for(url + "/voila/tree", child, timeout)
@@ -369,8 +410,9 @@ def _wait_for(url: str, child, timeout: float) -> None:
     while time.monotonic() < deadline:
         if child.poll() is not None:
             raise GopsError(f"the Voila server stopped at start-up with status {child.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as answer:
+        try:  # a test's certificate need not be trusted here: this only asks whether the server is up
+            context = ssl._create_unverified_context() if url.startswith("https:") else None
+            with urllib.request.urlopen(url, timeout=2, context=context) as answer:
                 if answer.status == 200:
                     return
         except OSError:
@@ -415,6 +457,13 @@ def add_passcode_options(parser: argparse.ArgumentParser) -> None:
                         help="no passcode: anyone who reaches the server may open rooms (a network you trust)")
 
 
+def add_tls_options(parser: argparse.ArgumentParser) -> None:
+    """``--certfile PEM`` and ``--keyfile PEM``: serve HTTPS (see :func:`served_tls`)."""
+    parser.add_argument("--certfile", default=None, metavar="PEM",
+                        help="serve HTTPS with this certificate (PEM; the private key too, unless --keyfile)")
+    parser.add_argument("--keyfile", default=None, metavar="PEM", help="the certificate's private key (PEM)")
+
+
 def limits_from(args: argparse.Namespace) -> Limits:
     """The :class:`Limits` of parsed options (a bad value raises :class:`GopsError`)."""
     extra = {f: getattr(args, f) for f in ("cull_idle_seconds", "cull_interval_seconds", "pages_per_minute",
@@ -438,10 +487,11 @@ def main(argv=None) -> int:
     add_limit_options(parser, hidden=True)
     add_host_name_option(parser)
     add_passcode_options(parser)
+    add_tls_options(parser)
     args = parser.parse_args(argv)
     try:
         return serve(args.port, not args.no_browser, not args.no_preheat, args.host, limits_from(args),
-                     args.teacher_passcode, args.no_teacher_passcode)
+                     args.teacher_passcode, args.no_teacher_passcode, args.certfile, args.keyfile)
     except GopsError as exc:
         print(f"gopskit: {exc}", file=sys.stderr)
         return 2

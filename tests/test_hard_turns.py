@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import itertools
 import warnings
 
@@ -36,6 +37,13 @@ def seven(tmp_path_factory):
 def _exact_groups(full, hand, opp, prizes, prize):
     policy = full.policy(hand, opp, prizes, prize)
     return [sum(policy[hand[i]] for i in run) for run in interchangeable(hand, opp)]
+
+
+def test_the_module_example_runs():
+    from gopskit.solvers import hard_turns
+
+    result = doctest.testmod(hard_turns)
+    assert result.attempted > 5 and result.failed == 0
 
 
 def test_reachable_turns_are_every_third_turn_after_bids_on_the_supports():

@@ -69,3 +69,38 @@ def test_the_teachers_page_asks_for_the_passcode_and_a_reload_does_not(locked_se
     other.wait_for_timeout(1000)  # time enough for a saved key, were there one, to reopen a room
     assert other.locator(LOCKED).is_visible() and not other.locator(".gopskit-create-room").is_visible()
     assert _rooms(store) == [stored]
+
+
+@pytest.fixture(scope="module")
+def https_server(tmp_path_factory):
+    """The same server over HTTPS (``--certfile``/``--keyfile``, a certificate from a test authority)."""
+    import trustme
+
+    folder = tmp_path_factory.mktemp("https-pem")
+    certificate = trustme.CA().issue_cert("localhost", "127.0.0.1")
+    certificate.cert_chain_pems[0].write_to_path(str(folder / "cert.pem"))
+    certificate.private_key_pem.write_to_path(str(folder / "key.pem"))
+    with classroom_voila(tmp_path_factory, "https", preheat=False,
+                         options=[f"--teacher-passcode={PASSCODE}", f"--certfile={folder / 'cert.pem'}",
+                                  f"--keyfile={folder / 'key.pem'}"]) as (url, store, log_folder):
+        yield url, store, log_folder / "voila.log"
+
+
+def test_over_https_the_passcode_and_the_room_travel_encrypted(https_server, chromium):  # noqa: F811
+    """The page, its kernel's websocket (wss) and the passcode go over TLS; serve prints the https address."""
+    url, store, log = https_server
+    assert url.startswith("https://localhost:") and f"gopskit: Open {url} in a browser" in log.read_text()
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, ignore_https_errors=True)
+    teacher = context.new_page()
+    sockets: list[str] = []
+    teacher.on("websocket", lambda socket: sockets.append(socket.url))
+    teacher.goto(f"{url}/voila/render/classroom-teacher.ipynb", timeout=LOAD_MS)
+    teacher.locator(f"{LOCKED} input").wait_for(timeout=LOAD_MS)
+    teacher.locator(f"{LOCKED} input").fill(PASSCODE)
+    teacher.locator(f"{LOCKED} input").press("Enter")
+    teacher.locator(".gopskit-create-room").wait_for(state="visible", timeout=STEP_MS)
+    teacher.locator(".gopskit-create-room").click()
+    code = teacher.locator(".gopskit-room-code").inner_text(timeout=STEP_MS).strip()
+    assert [shown_code(c) for c in _rooms(store)] == [code]
+    assert sockets and all(s.startswith("wss://") for s in sockets), sockets
+    context.close()

@@ -35,7 +35,10 @@ page elsewhere could reach it through a name of its own that points here
   once per name (for the first few) how to allow it.
 
 ``gopskit serve`` listens this way (``GopskitVoila.listen`` in
-:mod:`gopskit.serve`).
+:mod:`gopskit.serve`). Given a certificate (``gopskit serve --certfile``,
+:func:`tls_context`) it speaks HTTPS, under the same bounds: the teacher's
+passcode and the students' moves then cross the classroom network
+encrypted.
 """
 
 from __future__ import annotations
@@ -47,10 +50,12 @@ import logging
 import re
 import resource
 import socket
+import ssl
 
-from tornado import netutil
+from tornado import gen, netutil
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
+from tornado.iostream import SSLIOStream
 from tornado.routing import AnyMatches, HostMatches, Rule, RuleRouter
 from tornado.web import Application, RequestHandler
 
@@ -98,7 +103,7 @@ def _answer(status: str, text: str, retry_after: int) -> bytes:
             f"Cache-Control: no-store\r\nConnection: close\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
 
 
-class _CountedSocket(socket.socket):
+class _Counted:
     """An accepted connection that tells the server when it is closed (tornado closes it exactly once)."""
 
     _release = None
@@ -112,17 +117,54 @@ class _CountedSocket(socket.socket):
                 release()
 
 
+class _CountedSocket(_Counted, socket.socket):
+    pass
+
+
+class _CountedSSLSocket(_Counted, ssl.SSLSocket):
+    pass
+
+
+class CertificateError(ValueError):
+    """A certificate or key that cannot be served with, and why."""
+
+
+def tls_context(certfile, keyfile=None) -> ssl.SSLContext:
+    """A server's TLS settings from a PEM certificate (chain) and its private key (``keyfile``, or in ``certfile``).
+
+    Raises :class:`CertificateError` saying what is wrong with the files.
+    The connections it makes are counted like plain ones
+    (:class:`BoundedHTTPServer`); TLS 1.2 at least.
+    """
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(certfile, keyfile)
+    except FileNotFoundError as exc:
+        raise CertificateError(f"no such file: {exc.filename}") from None
+    except ssl.SSLError as exc:
+        raise CertificateError(f"{certfile}{' and ' + str(keyfile) if keyfile else ''} are not a PEM certificate "
+                               f"and its private key ({exc.reason or exc})") from None
+    except OSError as exc:
+        raise CertificateError(f"cannot read {exc.filename or certfile}: {exc.strerror or exc}") from None
+    context.sslsocket_class = _CountedSSLSocket
+    return context
+
+
 class BoundedHTTPServer(HTTPServer):
     """Tornado's HTTP server, holding a bounded number of connections per computer and in all.
 
     Besides :class:`~tornado.httpserver.HTTPServer`'s own arguments:
     ``per_client`` (connections one computer may hold; this computer itself
-    is exempt) and ``max_connections`` (in all).
+    is exempt), ``max_connections`` (in all) and ``tls`` (a
+    :func:`tls_context`: HTTPS; tornado's own ``ssl_options`` would lose
+    count of the connections it wraps).
     """
 
-    def initialize(self, request_callback, *args, per_client: int = 64, max_connections: int = 1024, **kwargs):
+    def initialize(self, request_callback, *args, per_client: int = 64, max_connections: int = 1024,
+                   tls: ssl.SSLContext | None = None, **kwargs):
         super().initialize(request_callback, *args, **kwargs)
-        self.per_client, self.max_connections = per_client, max_connections
+        self.per_client, self.max_connections, self.tls = per_client, max_connections, tls
         self.open_connections: collections.Counter[str] = collections.Counter()
         self.refused_connections = 0
         self.accept_pauses = 0
@@ -195,6 +237,28 @@ class BoundedHTTPServer(HTTPServer):
         self.open_connections[key] += 1
         counted._release = functools.partial(self._release, key)
         return self._handle_connection(counted, address)
+
+    def _handle_connection(self, connection, address) -> None:
+        """As tornado's, but a TLS connection keeps its count: the wrapped socket inherits the release."""
+        if self.tls is None:
+            return super()._handle_connection(connection, address)
+        release, connection._release = connection._release, None
+        try:
+            wrapped = self.tls.wrap_socket(connection, server_side=True, do_handshake_on_connect=False)
+        except (ssl.SSLError, OSError):  # closed at once (a port scan), or not TLS at all
+            connection.close()
+            release()
+            return None
+        wrapped._release = release
+        try:
+            stream = SSLIOStream(wrapped, max_buffer_size=self.max_buffer_size, read_chunk_size=self.read_chunk_size)
+        except Exception:
+            wrapped.close()
+            raise
+        future = self.handle_stream(stream, address)
+        if future is not None:
+            IOLoop.current().add_future(gen.convert_yielded(future), lambda done: done.result())
+        return None
 
     def _release(self, key: str) -> None:
         self.open_connections[key] -= 1
@@ -314,12 +378,12 @@ def server_options(limits: Limits, open_files: int) -> dict:
     }
 
 
-def bound_connections(app: Application, limits: Limits) -> None:
-    """Make ``app.listen`` (what Voila calls) listen with a :class:`BoundedHTTPServer` under ``limits``."""
+def bound_connections(app: Application, limits: Limits, tls: ssl.SSLContext | None = None) -> None:
+    """Make ``app.listen`` (what Voila calls) listen with a :class:`BoundedHTTPServer` under ``limits`` (HTTPS with ``tls``)."""
 
     def listen(port: int, address: str | None = None, **kwargs) -> BoundedHTTPServer:
         options = server_options(limits, raise_open_files_limit())
-        server = BoundedHTTPServer(guarded(app, local_names(address, limits.host_names)), **options)
+        server = BoundedHTTPServer(guarded(app, local_names(address, limits.host_names)), tls=tls, **options)
         server.listen(port, address=address, **kwargs)
         return server
 
