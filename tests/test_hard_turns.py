@@ -210,3 +210,23 @@ def test_the_shipped_hard_turns_fit_the_shipped_book_and_one_is_rederived_by_an_
     rows = [run[0] for run in interchangeable(hand, opp)]
     assert (np.asarray(stored) @ turn.matrix[rows]).min() >= turn.value - 1e-9
     assert (np.asarray(exact) @ turn.matrix[rows]).min() >= turn.value - 1e-9
+
+
+def test_a_damaged_stored_entry_is_passed_over_not_raised(seven, monkeypatch):
+    """An entry that does not fit its position (a damaged file) never stops a game: the bot plays on without it."""
+    full, book, path, _meta = seven
+    hard = attach_hard_turns(book, path)
+
+    def damaged(*args):
+        raise OpeningBookError("a stored hard turn does not match its position: the file is damaged")
+
+    monkeypatch.setattr(hard, "group_chances", damaged)
+    try:
+        positions = reachable_turns(book, 5)
+        stored = set(hard.keys.tolist())
+        hand, opp, prizes, prize = next(p for k, p in sorted(positions.items()) if k not in stored)
+        exact, runs = _exact_groups(full, hand, opp, prizes, prize), interchangeable(hand, opp)
+        card, source = _bid(book, monkeypatch, hand, opp, prizes, prize, 0.5)
+        assert source == "opening book" and card == hand[runs[group_at(exact, 0.5)][0]]
+    finally:
+        book.hard_turns = None

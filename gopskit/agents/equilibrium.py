@@ -331,8 +331,14 @@ class EquilibriumBot(Agent):
         u = float(self.rng.random())
         hand, opp = sorted(pos["hand"]), sorted(pos["opp_hand"])
         rows, cols = interchangeable(hand, opp), interchangeable(opp, hand)
-        stored = None if book.hard_turns is None else book.hard_turns.group_chances(
-            book, hand, opp, pos["prizes"], pos["prize"])
+        stored = None
+        if book.hard_turns is not None:
+            from ..solvers.opening import OpeningBookError
+
+            try:
+                stored = book.hard_turns.group_chances(book, hand, opp, pos["prizes"], pos["prize"])
+            except OpeningBookError:  # a damaged entry: this turn is played as if none were stored
+                stored = None
         if stored is not None:
             group = group_at(stored, u)
         else:
