@@ -117,10 +117,16 @@ def test_tls_connections_are_counted_per_computer_and_freed_when_closed(server, 
     port, _log = server
     held = [_held(port, authority, HOSTILE) for _ in range(PER_CLIENT)]
     try:
-        refused = socket.create_connection(("127.0.0.1", port), timeout=60, source_address=(HOSTILE, 0))
-        answer = _all_of(refused).decode()  # refused before any handshake: a plain answer, then closed
+        raw = socket.create_connection(("127.0.0.1", port), timeout=60, source_address=(HOSTILE, 0))
+        refused = _trusting(authority).wrap_socket(raw, server_hostname="localhost")
+        answer = _all_of(refused).decode()  # the refusal in words, over TLS (a browser shows them), then closed
         refused.close()
         assert answer.startswith("HTTP/1.1 503") and f"This computer has {PER_CLIENT} connections open" in answer
+        silent = socket.create_connection(("127.0.0.1", port), timeout=60, source_address=(HOSTILE, 0))
+        started = time.monotonic()
+        assert _all_of(silent) == b""  # a refused connection that never shakes hands is closed soon
+        silent.close()
+        assert time.monotonic() - started < 20
         assert _get(port, authority, source=CLASSMATE)[0] == 200  # a classmate is not affected
     finally:
         for sock in held:

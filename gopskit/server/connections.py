@@ -19,7 +19,9 @@ page elsewhere could reach it through a name of its own that points here
 * at most ``max_connections_per_client`` connections from one computer at a
   time (an IPv6 /64 is one computer, see :func:`~.kernels.client_key`; this
   computer itself is exempt); beyond, the connection gets a short plain
-  answer (503) saying so, and is closed;
+  answer (503) saying so, and is closed (over HTTPS the answer follows the
+  handshake, which gets :data:`TLS_REFUSAL_SECONDS`; at most
+  :data:`TLS_REFUSALS` of those at once);
 * at most as many connections in all as the open-file limit leaves beside
   the kernels' (the soft limit is first raised to the hard one);
 * when ``accept`` fails for want of files anyway, the server stops accepting
@@ -70,6 +72,8 @@ RESERVED_FILES = 256
 FILES_PER_KERNEL = 40
 #: How long the server stops accepting after running out of open files (seconds).
 ACCEPT_PAUSE = 0.5
+TLS_REFUSALS = 64  # refusals sent over TLS at once (each waits for a handshake); beyond, closed without words
+TLS_REFUSAL_SECONDS = 2.0  # how long a refused TLS connection may take to shake hands and read its answer
 _OUT_OF_FILES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 
 
@@ -167,6 +171,7 @@ class BoundedHTTPServer(HTTPServer):
         self.per_client, self.max_connections, self.tls = per_client, max_connections, tls
         self.open_connections: collections.Counter[str] = collections.Counter()
         self.refused_connections = 0
+        self.refusing = 0  # refusals being sent over TLS (_refuse_over_tls)
         self.accept_pauses = 0
 
     def open_total(self) -> int:
@@ -269,6 +274,8 @@ class BoundedHTTPServer(HTTPServer):
         self.refused_connections += 1
         if self.refused_connections in (1, 10, 100) or self.refused_connections % 1000 == 0:
             log.warning("gopskit: refused a connection from %s (%d refused so far)", ip, self.refused_connections)
+        if self.tls is not None and self.refusing < TLS_REFUSALS:
+            return self._refuse_over_tls(connection, answer)
         try:
             connection.setblocking(False)
             try:  # what the client already sent is read first: closing on unread data would reset the answer away
@@ -281,6 +288,38 @@ class BoundedHTTPServer(HTTPServer):
             pass
         finally:
             connection.close()
+
+
+    def _refuse_over_tls(self, connection: socket.socket, answer: bytes) -> None:
+        """The refusal, in words a browser shows: over TLS, once the handshake is done (at most :data:`TLS_REFUSAL_SECONDS`).
+
+        Sent in plain text, a browser would show only a protocol error. At
+        most :data:`TLS_REFUSALS` such answers are under way at once; beyond
+        that a refused connection is closed at once.
+        """
+        self.refusing += 1
+        try:
+            wrapped = self.tls.wrap_socket(connection, server_side=True, do_handshake_on_connect=False)
+            stream = SSLIOStream(wrapped)
+        except (ssl.SSLError, OSError):
+            self.refusing -= 1
+            connection.close()
+            return None
+        loop = IOLoop.current()
+        deadline = loop.call_later(TLS_REFUSAL_SECONDS, stream.close)
+
+        def finished(_stream=None) -> None:
+            loop.remove_timeout(deadline)
+            self.refusing -= 1
+
+        def sent(done) -> None:
+            if not done.cancelled():
+                done.exception()  # a client gone before the answer: nothing to report
+            stream.close()
+
+        stream.set_close_callback(finished)
+        stream.write(answer).add_done_callback(sent)
+        return None
 
 
 def local_names(address: str | None = None, extra=()) -> list[str]:
