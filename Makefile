@@ -11,8 +11,9 @@ BIN := $(VENV)/bin
 .PHONY: serve test setup setup-dev browser postgres bwrap clean
 
 serve: $(VENV)/.installed
-	@echo "gopskit: starting the apps' server (HOST=0.0.0.0 serves the classroom network and prints a teacher passcode)."
-	@$(BIN)/gopskit serve --port $(PORT) --host $(HOST)
+	@echo "gopskit: starting the apps' server (HOST=0.0.0.0 serves the classroom network and prints a teacher passcode;"
+	@echo "gopskit: CERTFILE=cert.pem KEYFILE=key.pem serve HTTPS, see docs/classroom.md)."
+	@$(BIN)/gopskit serve --port $(PORT) --host $(HOST) $(if $(CERTFILE),--certfile "$(CERTFILE)") $(if $(KEYFILE),--keyfile "$(KEYFILE)")
 
 test: $(VENV)/.installed-dev browser postgres bwrap
 	$(BIN)/python -m pytest $(wildcard tests lessons notebooks) --nbval-lax -p no:cacheprovider -n $(JOBS) --dist loadfile $(PYTEST_ARGS)

@@ -156,8 +156,12 @@ def test_a_connection_that_never_starts_its_handshake_is_closed(server):
 
 def test_bad_certificate_files_are_refused_with_the_reason(pem_files, tmp_path, authority):
     cert, key = pem_files
-    with pytest.raises(CertificateError, match="no such file"):
+    with pytest.raises(CertificateError, match="no such file: .*missing.pem"):
         tls_context(tmp_path / "missing.pem")
+    with pytest.raises(CertificateError, match="no such file: .*missing-key.pem"):
+        tls_context(cert, tmp_path / "missing-key.pem")
+    with pytest.raises(CertificateError, match="not a file: "):
+        tls_context(tmp_path)
     (tmp_path / "junk.pem").write_text("not a certificate\n")
     with pytest.raises(CertificateError, match="are not a PEM certificate and its private key"):
         tls_context(tmp_path / "junk.pem", key)
@@ -176,7 +180,7 @@ def test_the_command_line_refuses_a_missing_certificate_before_serving(tmp_path)
     done = subprocess.run([sys.executable, "-m", "gopskit.cli", "serve", "--no-browser", "--port", str(free_port()),
                            "--certfile", str(tmp_path / "missing.pem")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr
-    assert "cannot serve HTTPS: no such file" in done.stderr and "Traceback" not in done.stderr
+    assert f"cannot serve HTTPS: no such file: {tmp_path / 'missing.pem'}" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_what_serve_says_of_encryption():

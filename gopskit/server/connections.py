@@ -49,6 +49,7 @@ import collections
 import errno
 import functools
 import logging
+import os
 import re
 import resource
 import socket
@@ -140,12 +141,15 @@ def tls_context(certfile, keyfile=None) -> ssl.SSLContext:
     The connections it makes are counted like plain ones
     (:class:`BoundedHTTPServer`); TLS 1.2 at least.
     """
+    for path in (certfile, keyfile):
+        if path is not None and not os.path.isfile(path):
+            raise CertificateError(f"{'not a file' if os.path.exists(path) else 'no such file'}: {path}")
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     try:
         context.load_cert_chain(certfile, keyfile)
     except FileNotFoundError as exc:
-        raise CertificateError(f"no such file: {exc.filename}") from None
+        raise CertificateError(f"no such file: {exc.filename or certfile}") from None
     except ssl.SSLError as exc:
         raise CertificateError(f"{certfile}{' and ' + str(keyfile) if keyfile else ''} are not a PEM certificate "
                                f"and its private key ({exc.reason or exc})") from None
