@@ -95,14 +95,17 @@ def nine_with_rounded_turn_three(tmp_path_factory):
 
     Ten times coarser than the shipped 13-card layer, so that more turns need the fallbacks.
     """
-    folder = tmp_path_factory.mktemp("book9")
     full = solve_goofspiel(9)
+    return full, rounded_book(full, tmp_path_factory.mktemp("book9"), step=0.001)
+
+
+def rounded_book(full, folder, step):
+    """A two-turn book of the whole-game solution ``full``, written to ``folder`` with its next layer rounded to ``step``."""
     opening.save_opening(full, folder / "book.npz", depth=2)
-    opening.save_deep_layer(full, folder / "deep.npz", 6, step=0.001)
+    opening.save_deep_layer(full, folder / "deep.npz", full.num_cards - 3, step=step)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GOPSKIT_CACHE", str(folder / "cache"))
-        book = opening.with_deep_layer(opening.load_opening(folder / "book.npz"), folder / "deep.npz")
-    return full, book
+        return opening.with_deep_layer(opening.load_opening(folder / "book.npz"), folder / "deep.npz")
 
 
 def _third_turns(count, seed):

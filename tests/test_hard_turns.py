@@ -11,6 +11,7 @@ import pytest
 
 from gopskit.agents.equilibrium import EquilibriumBot
 from gopskit.games.goofspiel import Goofspiel, GoofspielState
+from test_certified_turn import _Fixed, rounded_book
 from gopskit.solvers import opening, solve_goofspiel, storage
 from gopskit.solvers.certified import group_at, grouped_box, interchangeable
 from gopskit.solvers.hard_turns import (attach_hard_turns, load_hard_turns, reachable_turns, save_hard_turns,
@@ -25,11 +26,7 @@ def seven(tmp_path_factory):
     """The 7-card game: a two-turn book, its 4-card layer rounded to 0.01 (coarse, so many turns are hard), hard turns."""
     folder = tmp_path_factory.mktemp("hard7")
     full = solve_goofspiel(7)
-    opening.save_opening(full, folder / "book.npz", depth=2)
-    opening.save_deep_layer(full, folder / "deep.npz", 4, step=0.01)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("GOPSKIT_CACHE", str(folder / "cache"))
-        book = opening.with_deep_layer(opening.load_opening(folder / "book.npz"), folder / "deep.npz")
+    book = rounded_book(full, folder, step=0.01)
     meta = save_hard_turns(book, full, folder / "hard.npz", processes=2)
     return full, book, folder / "hard.npz", meta
 
@@ -96,16 +93,6 @@ def test_the_stored_turns_are_exactly_the_uncertified_ones_with_the_exact_mixes(
         assert grouped_box(book.turn_matrix(hand, opp, prizes, prize), radius, interchangeable(hand, opp),
                            interchangeable(opp, hand)) is not None
         assert hard.group_chances(book, hand, opp, prizes, prize) is None
-
-
-class _Fixed:
-    """A generator whose one uniform draw is ``u``."""
-
-    def __init__(self, u):
-        self.u = u
-
-    def random(self):
-        return self.u
 
 
 def _bid(book, monkeypatch, hand, opp, prizes, prize, u):
