@@ -103,9 +103,12 @@ def hash_key(key) -> str:
 
 
 def new_passcode() -> str:
-    """A fresh teacher passcode, like ``KQ7F-3MXA-9PRT``: random, without look-alike characters."""
-    groups = ("".join(secrets.choice(CODE_ALPHABET) for _ in range(PASSCODE_GROUP)) for _ in range(PASSCODE_GROUPS))
-    return "-".join(groups)
+    """A fresh teacher passcode, like ``KQ7F-3MXA-9PRT``: random, without look-alike characters, passing its own check."""
+    while True:  # a draw with too few different characters (rare) would be refused by passcode_problem: draw again
+        groups = ("".join(secrets.choice(CODE_ALPHABET) for _ in range(PASSCODE_GROUP)) for _ in range(PASSCODE_GROUPS))
+        code = "-".join(groups)
+        if passcode_problem(code) is None:
+            return code
 
 
 def normal_passcode(text: str) -> str:
