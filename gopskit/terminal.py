@@ -68,6 +68,8 @@ def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, rea
     if bot not in playable:
         raise OptionError(f"--bot {bot!r} is not one of the bots that play Goofspiel with these rules: {', '.join(playable)}")
     human, machine = make_agent("random"), make_agent(bot)  # the human's seat agent is never asked
+    if hasattr(machine, "think_ahead"):
+        machine.think_ahead = True  # it may use the time the person takes to type
     agents = seat_agents(rules, [human, machine])
     state = start_game(rules, agents, seed)
     print(f"Goofspiel with {cards} cards against the {bot_label(bot)}. Highest bid wins the prize; "

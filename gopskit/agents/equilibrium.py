@@ -19,7 +19,10 @@ solution can be had without solving on the spot:
   bid exactly from the equilibrium (:meth:`EquilibriumBot._certified_bid`:
   proved from the rounded game, or read from the few exact mixes the book
   stores, for all but about 3 in 10,000 third turns, which are solved
-  exactly).
+  exactly). Where a person waits on the bot (``think_ahead``, which the
+  boards set), the bot works out at turn 2 which of the third turns it
+  may meet would need that solve with the draw it will take, and solves
+  them while the person thinks (:class:`_LookAhead`).
 
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:
@@ -52,6 +55,7 @@ exact for the point difference, not for the chance of winning.
 
 from __future__ import annotations
 
+import copy
 import threading
 
 import numpy as np
@@ -162,6 +166,7 @@ class EquilibriumBot(Agent):
     name = "equilibrium"
     classifier = {"stochastic": True, "memory": "none", "uses_opponent_bids": True, "games": ("goofspiel",)}
     moves_in_background = True  # a move may solve for seconds: boards work it out in a thread (numba frees the GIL)
+    think_ahead = False  # a person waits on the moves (a board sets it): spare time goes on the turns that may come
 
     def __init__(self, objective: str = "points", exact_up_to: int = EXACT_UP_TO,
                  endgame_cards: int = ENDGAME_CARDS, progress: bool = True, use_stored: bool = True):
@@ -199,6 +204,7 @@ class EquilibriumBot(Agent):
         deck the endgame solver's kernels are loaded in the background too.
         """
         super().reset(rules, player, rng)
+        self._stop_looking_ahead(None)
         if self.supports(rules) and (self.use_stored or rules.num_cards <= self.exact_up_to):
             _warm_up(self, rules.num_cards, rules.ties)
         if self.supports(rules) and rules.num_cards > self.exact_up_to and self.endgame_cards > 0:
@@ -268,31 +274,11 @@ class EquilibriumBot(Agent):
         move, and the first endgame move's solve then serves the rest of
         the hand.
         """
-        from ..solvers.exact import PositionError, solve_turn_endgame
-
-        hand, opp, prizes, prize, pot = pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"]
-        lead = pos["lead"] if objective == "win" else 0
-        with _ENDGAMES_LOCK:
-            for (kept_ties, kept_objective, *_root), turn in reversed(_ENDGAMES.items()):
-                if (kept_ties, kept_objective) != (ties, objective):
-                    continue
-                if (turn.hand, turn.opp_hand, turn.prizes, turn.prize, turn.lead, turn.pot) == (
-                        hand, opp, prizes, prize, lead, pot):
-                    return turn.policy
-                if (set(hand) <= set(turn.hand) and set(opp) <= set(turn.opp_hand)
-                        and set(prizes) <= set(turn.prizes) - {turn.prize} and len(hand) < len(turn.hand)):
-                    try:  # a later position of that hand (its lead and pot within what was stored)
-                        return turn.rest.policy(hand, opp, prizes, prize, lead=lead, pot=pot)
-                    except PositionError:
-                        pass
-            turn = solve_turn_endgame(hand, opp, prizes, prize, objective, ties, lead=lead, pot=pot)
-            if len(_ENDGAMES) >= _ENDGAMES_KEPT:
-                _ENDGAMES.pop(next(iter(_ENDGAMES)))
-            _ENDGAMES[(ties, objective, hand, opp, prizes, prize, lead, pot)] = turn
-            return turn.policy
+        return _endgame_turn(pos, ties, objective)
 
     def act(self, obs):
         pos, solution, source = self._where(obs)
+        self._stop_looking_ahead(_endgame_key(pos, obs.ties, "points"))
         if source == "opening book":  # a book's turn built from rounded values needs certified sampling
             from ..solvers.opening import turn_radius
 
@@ -302,7 +288,18 @@ class EquilibriumBot(Agent):
         policy = self._policy_at(obs, pos, solution, source)
         cards = list(policy)
         probs = np.array([policy[c] for c in cards])
-        return int(cards[int(self.rng.choice(len(cards), p=probs / probs.sum()))])
+        bid = int(cards[int(self.rng.choice(len(cards), p=probs / probs.sum()))])
+        if self.think_ahead and source == "opening book" and len(pos["hand"]) > 1:
+            # the draw the next bid will take, read from a copy: the generator's sequence is unchanged
+            u = float(copy.deepcopy(self.rng).random())
+            self._ahead = _LookAhead(obs.num_cards, obs.ties, pos, bid, u)
+        return bid
+
+    def _stop_looking_ahead(self, key) -> None:
+        """The bot moves on: a look-ahead keeps at most the solve of this position (``key``), already under way."""
+        ahead, self._ahead = getattr(self, "_ahead", None), None
+        if ahead is not None:
+            ahead.keep_only(key)
 
     def _certified_bid(self, book, pos, ties: str, radius: float) -> int:
         """A bid drawn exactly from the equilibrium of a turn the book knows only to within ``radius`` a value.
@@ -326,24 +323,12 @@ class EquilibriumBot(Agent):
         bid is distributed exactly as the equilibrium's. The lowest card of
         the group is played (they are worth the same).
         """
-        from ..solvers.certified import certified_group, group_at, interchangeable
+        from ..solvers.certified import group_at, interchangeable
 
         u = float(self.rng.random())
-        hand, opp = sorted(pos["hand"]), sorted(pos["opp_hand"])
-        rows, cols = interchangeable(hand, opp), interchangeable(opp, hand)
-        stored = None
-        if book.hard_turns is not None:
-            from ..solvers.opening import OpeningBookError
-
-            try:
-                stored = book.hard_turns.group_chances(book, hand, opp, pos["prizes"], pos["prize"])
-            except OpeningBookError:  # a damaged entry: this turn is played as if none were stored
-                stored = None
-        if stored is not None:
-            group = group_at(stored, u)
-        else:
-            matrix = book.turn_matrix(hand, opp, pos["prizes"], pos["prize"], pot=pos["pot"])
-            group = certified_group(matrix, radius, rows, cols, u)
+        hand = sorted(pos["hand"])
+        rows = interchangeable(hand, sorted(pos["opp_hand"]))
+        group = _book_group(book, pos, radius, u)
         if group is not None:
             self.source = "opening book"
         else:
@@ -351,6 +336,138 @@ class EquilibriumBot(Agent):
             self.source = "exact endgame"
             group = group_at([sum(policy[hand[i]] for i in run) for run in rows], u)
         return int(hand[rows[group][0]])
+
+
+def _book_group(book, pos, radius: float, u: float) -> int | None:
+    """The group of interchangeable cards the exact mix gives at ``u``, if the book settles it, else None.
+
+    From the mix the book stores for a hard turn, else by certified
+    sampling of the rounded turn game (:meth:`EquilibriumBot._certified_bid`).
+    """
+    from ..solvers.certified import certified_group, group_at, interchangeable
+
+    hand, opp = sorted(pos["hand"]), sorted(pos["opp_hand"])
+    if book.hard_turns is not None:
+        from ..solvers.opening import OpeningBookError
+
+        try:
+            stored = book.hard_turns.group_chances(book, hand, opp, pos["prizes"], pos["prize"])
+        except OpeningBookError:  # a damaged entry: this turn is played as if none were stored
+            stored = None
+        if stored is not None:
+            return group_at(stored, u)
+    matrix = book.turn_matrix(hand, opp, pos["prizes"], pos["prize"], pot=pos["pot"])
+    return certified_group(matrix, radius, interchangeable(hand, opp), interchangeable(opp, hand), u)
+
+
+def _endgame_key(pos, ties: str, objective: str) -> tuple:
+    """The key of a position's endgame solve in the per-process store (lead counts only for "win")."""
+    lead = pos["lead"] if objective == "win" else 0
+    return (ties, objective, tuple(pos["hand"]), tuple(pos["opp_hand"]), tuple(pos["prizes"]), pos["prize"], lead,
+            pos["pot"])
+
+
+def _endgame_turn(pos, ties: str, objective: str = "points", cancel=None) -> dict:
+    """The exact policy of ``pos``, from the per-process store of endgame solves or solved into it.
+
+    See :meth:`EquilibriumBot._endgame_policy`. A solve given the event
+    ``cancel`` stops (:class:`gopskit.solvers.exact.SolveCancelled`) once
+    it is set, and stores nothing.
+    """
+    from ..solvers.exact import PositionError, solve_turn_endgame
+
+    hand, opp, prizes, prize, pot = pos["hand"], pos["opp_hand"], pos["prizes"], pos["prize"], pos["pot"]
+    lead = pos["lead"] if objective == "win" else 0
+    with _ENDGAMES_LOCK:
+        for (kept_ties, kept_objective, *_root), turn in reversed(_ENDGAMES.items()):
+            if (kept_ties, kept_objective) != (ties, objective):
+                continue
+            if (turn.hand, turn.opp_hand, turn.prizes, turn.prize, turn.lead, turn.pot) == (
+                    hand, opp, prizes, prize, lead, pot):
+                return turn.policy
+            if (set(hand) <= set(turn.hand) and set(opp) <= set(turn.opp_hand)
+                    and set(prizes) <= set(turn.prizes) - {turn.prize} and len(hand) < len(turn.hand)):
+                try:  # a later position of that hand (its lead and pot within what was stored)
+                    return turn.rest.policy(hand, opp, prizes, prize, lead=lead, pot=pot)
+                except PositionError:
+                    pass
+        turn = solve_turn_endgame(hand, opp, prizes, prize, objective, ties, lead=lead, pot=pot, cancel=cancel)
+        if len(_ENDGAMES) >= _ENDGAMES_KEPT:
+            _ENDGAMES.pop(next(iter(_ENDGAMES)))
+        _ENDGAMES[_endgame_key(pos, ties, objective)] = turn
+        return turn.policy
+
+
+def _next_positions(pos, bid: int, ties: str):
+    """Every position of the next turn after the holder bids ``bid`` here: each bid of theirs, each prize turned next."""
+    hand = tuple(c for c in pos["hand"] if c != bid)
+    prizes = tuple(c for c in pos["prizes"] if c != pos["prize"])
+    offer = pos["prize"] + pos["pot"]
+    for theirs in pos["opp_hand"]:
+        won = int(np.sign(bid - theirs))
+        opp = tuple(c for c in pos["opp_hand"] if c != theirs)
+        pot = offer if (ties == "carry" and won == 0) else 0
+        for prize in prizes:
+            yield {"hand": hand, "opp_hand": opp, "prizes": prizes, "prize": prize, "lead": pos["lead"] + won * offer,
+                   "pot": pot}
+
+
+class _LookAhead:
+    """The next turn's positions that the book will not settle, solved while the person thinks.
+
+    Started by a bot that ``think_ahead`` after a bid from the opening
+    book, when the next turn is one of certified sampling (the 13-card
+    game's third): that bot knows the draw ``u`` its next bid will take,
+    so for every bid the other side may make now and every prize that may
+    be turned next (132 positions at 13 cards, a fraction of a millisecond
+    each) it asks whether the book settles that draw (:func:`_book_group`).
+    The few that it does not (about 4 games in 100 have one) are solved
+    exactly, one after another, into the per-process store of endgame
+    solves, where the next move finds them. When the next move comes,
+    :meth:`keep_only` stops every solve but that of the position that
+    happened; one not yet started is left to the move itself.
+    """
+
+    def __init__(self, num_cards: int, ties: str, pos: dict, bid: int, u: float):
+        self.needed: list = []  # the next positions found to need the exact solve (for tests)
+        self._lock = threading.Lock()
+        self._wanted, self._solving, self._cancel = False, None, threading.Event()
+        self.thread = threading.Thread(target=self._work, args=(num_cards, ties, pos, bid, u),
+                                       name="gopskit-look-ahead", daemon=True)
+        self.thread.start()
+
+    def keep_only(self, key) -> None:
+        """The next move is at ``key`` (None: a new game): stop any other solve and start no more."""
+        with self._lock:
+            self._wanted = True
+            if self._solving != key:
+                self._cancel.set()
+
+    def _work(self, num_cards: int, ties: str, pos: dict, bid: int, u: float) -> None:
+        from ..solvers.exact import SolveCancelled
+        from ..solvers.opening import shipped_opening, turn_radius
+
+        try:
+            book = shipped_opening(num_cards, "points", ties)
+            size = len(pos["hand"]) - 1
+            if book is None or not book.plays(size) or turn_radius(book, size) <= 0:
+                return
+            radius = turn_radius(book, size)
+            for after in _next_positions(pos, bid, ties):
+                if self._wanted:
+                    return
+                if _book_group(book, after, radius, u) is None:
+                    self.needed.append(after)
+            for after in self.needed:
+                with self._lock:
+                    if self._wanted:  # the move has come: it solves its own position, if it must
+                        return
+                    self._solving = _endgame_key(after, ties, "points")
+                _endgame_turn(after, ties, "points", cancel=self._cancel)
+        except SolveCancelled:
+            pass
+        except Exception:  # noqa: BLE001 - a failed look-ahead only means the next move solves for itself
+            pass
 
 
 _WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that solution

@@ -335,6 +335,21 @@ class TooBigError(PositionError):
     """An endgame asked for with ``max_games`` would solve more turn games than that."""
 
 
+class SolveCancelled(Exception):
+    """A solve given a ``cancel`` event stopped because the event was set (nothing was kept)."""
+
+
+class _CancelWatch:
+    """The engine's progress hook, used to stop a solve between two calls of the compiled layer solver."""
+
+    def __init__(self, cancel):
+        self.cancel = cancel
+
+    def update(self, _work) -> None:
+        if self.cancel.is_set():
+            raise SolveCancelled("the solve was cancelled")
+
+
 def solve_endgame(hand, opp_hand, prizes, objective: str = "points", ties: str = "discard",
                   lead: int = 0, pot: int = 0, max_games: int | None = None) -> GoofspielSolution:
     """Solve the rest of one game from the given position (any deck up to 13 cards).
@@ -374,11 +389,13 @@ def _endgame_position(hand, opp_hand, prizes, objective, ties, lead, pot):
     return hand, opp, prize_cards, lead, pot
 
 
-def _solve_rest(hand, opp, prize_cards, objective, ties, slack, max_games, top=None) -> GoofspielSolution:
+def _solve_rest(hand, opp, prize_cards, objective, ties, slack, max_games, top=None,
+                cancel=None) -> GoofspielSolution:
     """The endgame of ``hand`` against ``opp`` over ``prize_cards``, up to hands of ``top`` cards.
 
     Refuses (:class:`TooBigError`) before solving when that is more than
-    ``max_games`` turn games.
+    ``max_games`` turn games; stops (:class:`SolveCancelled`) soon after
+    the event ``cancel`` is set.
     """
     from ._exact_tables import build_tables
 
@@ -390,7 +407,10 @@ def _solve_rest(hand, opp, prize_cards, objective, ties, slack, max_games, top=N
         if games > max_games:
             raise TooBigError(f"solving the rest of this hand means {games:,} turn games, more than the "
                               f"{max_games:,} allowed here")
-    engine = _engine("solve_layers")(tables, objective, ties, slack=slack, memo_run=ENDGAME_MEMO_RUN)
+    if cancel is not None and cancel.is_set():
+        raise SolveCancelled("the solve was cancelled")
+    watch = _CancelWatch(cancel) if cancel is not None else None
+    engine = _engine("solve_layers")(tables, objective, ties, slack=slack, progress=watch, memo_run=ENDGAME_MEMO_RUN)
     _warn_uncertified(engine.stats)
     return GoofspielSolution(engine, MAX_CARDS, hands=(hand, opp))
 
@@ -418,14 +438,17 @@ class TurnEndgame:
 
 
 def solve_turn_endgame(hand, opp_hand, prizes, prize, objective: str = "points", ties: str = "discard",
-                       lead: int = 0, pot: int = 0, max_games: int | None = None) -> TurnEndgame:
+                       lead: int = 0, pot: int = 0, max_games: int | None = None, cancel=None) -> TurnEndgame:
     """Solve the turn just turned (``prize``) and the rest of the hand after it.
 
     Cheaper than :func:`solve_endgame` on the same position, which solves
     the turn for every prize that could have been turned: only the prize
     sets without ``prize`` are solved (from a 13-card deal, 10 cards each
     in about 0.8 s on two cores instead of 2.5 s), then the turn itself as
-    one matrix game over the values it leads to.
+    one matrix game over the values it leads to. A solve worked out on the
+    chance that it is needed is given a ``cancel`` event
+    (:class:`threading.Event`): once set, the solve stops within a fraction
+    of a second with :class:`SolveCancelled`.
 
     >>> turn = solve_turn_endgame([9, 12, 13], [10, 11, 13], [1, 7, 13], prize=13)
     >>> turn.policy, turn.value  # King ties King; then the 12 beats either card on the 7, the 9 loses the 1
@@ -444,7 +467,7 @@ def solve_turn_endgame(hand, opp_hand, prizes, prize, objective: str = "points",
     offer = prize + pot if carry else prize
     # what the turn can add to the lead and the pot still to be stored below it
     slack = (abs(lead) + offer if win else 0) + (pot + prize if carry else 0)
-    rest = _solve_rest(hand, opp, rest_prizes, objective, ties, slack, max_games, top=len(rest_prizes))
+    rest = _solve_rest(hand, opp, rest_prizes, objective, ties, slack, max_games, top=len(rest_prizes), cancel=cancel)
     M = np.empty((len(hand), len(opp)))
     for i, a in enumerate(hand):
         for k, b in enumerate(opp):
@@ -459,4 +482,4 @@ def solve_turn_endgame(hand, opp_hand, prizes, prize, objective: str = "points",
     return TurnEndgame(hand, opp, prize_cards, prize, lead, pot, M, float(value), as_policy(hand, x), rest)
 
 
-__all__ = ["GoofspielSolution", "PositionError", "TooBigError", "TurnEndgame", "solve_endgame", "solve_turn_endgame", "solve_goofspiel", "OBJECTIVES", "TIE_RULES"]
+__all__ = ["GoofspielSolution", "PositionError", "SolveCancelled", "TooBigError", "TurnEndgame", "solve_endgame", "solve_turn_endgame", "solve_goofspiel", "OBJECTIVES", "TIE_RULES"]

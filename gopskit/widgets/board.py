@@ -86,6 +86,9 @@ class GameBoard(widgets.VBox):
         seats = self._panel.seats()
         self.agents = seat_agents(self.rules, [HumanSeat() if s == HUMAN else s for s in seats])
         self.seats = list(seats)
+        for agent in self.agents:  # a person waits on the bots' moves: a bot that can use the wait, does
+            if hasattr(agent, "think_ahead"):
+                agent.think_ahead = HUMAN in seats
         game_seed = seed if seed is not None else int(self._seeds.integers(2**63))
         self.state = start_game(self.rules, self.agents, game_seed)
         self.selected, self.finished, self.turn, self.last_error = None, False, 0, None
