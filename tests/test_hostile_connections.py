@@ -23,7 +23,10 @@ import psutil
 import pytest
 import websocket
 
+from gopskit.errors import GopsError
 from gopskit.serve import _wait_for, free_port, stop_child
+from gopskit.server.connections import ConnectionPace, server_options
+from gopskit.server.limits import Limits
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs 127.0.0.2 (Linux loopback)")]
@@ -41,7 +44,7 @@ from gopskit.server.limits import Limits
 
 limits = Limits(max_kernels=8, kernel_memory_mb=1024, pages_per_minute=1000, kernels_per_client=1,
                 max_connections_per_client={per_client}, header_timeout_seconds={timeout},
-                host_names=("%s",))
+                new_connections_per_second={per_second}, new_connection_burst={burst}, host_names=("%s",))
 argv = serve.voila_argv(serve.notebooks_dir(), port=int(sys.argv[1]), open_browser=False, preheat=False, limits=limits)
 serve._voila_app_class(limits).launch_instance(argv=argv, config=serve.voila_config(False))
 """ % SCHOOL_NAME
@@ -52,7 +55,7 @@ def server(tmp_path_factory):
     path = tmp_path_factory.mktemp("serve") / "server.log"
     port = free_port()
     with open(path, "w") as log:
-        child = subprocess.Popen([sys.executable, "-c", SERVE.format(per_client=PER_CLIENT, timeout=HEADER_TIMEOUT),
+        child = subprocess.Popen([sys.executable, "-c", SERVE.format(per_client=PER_CLIENT, timeout=HEADER_TIMEOUT, per_second=20, burst=200),
                                   str(port)], stdout=log, stderr=subprocess.STDOUT)
         try:
             _wait_for(f"http://localhost:{port}/voila/tree", child, 90)
@@ -192,7 +195,7 @@ def test_when_open_files_run_out_the_server_waits_instead_of_spinning(tmp_path):
     """Open files exhausted all the same (the server's limit lowered under it): a pause and a line, not a flood."""
     path, port = tmp_path / "server.log", free_port()
     with open(path, "w") as log:
-        child = subprocess.Popen([sys.executable, "-c", SERVE.format(per_client=PER_CLIENT, timeout=60), str(port)],
+        child = subprocess.Popen([sys.executable, "-c", SERVE.format(per_client=PER_CLIENT, timeout=60, per_second=20, burst=200), str(port)],
                                  stdout=log, stderr=subprocess.STDOUT)
         socks = []
         try:
@@ -213,6 +216,78 @@ def test_when_open_files_run_out_the_server_waits_instead_of_spinning(tmp_path):
                 status, _ = load(port, "/voila/tree")
                 stop_child(child)
     assert status == 200
+
+
+def test_new_connections_are_paced_per_computer_by_hand():
+    now = [100.0]
+    pace = ConnectionPace(per_second=4, burst=10, clock=lambda: now[0])
+    assert sum(pace.allow("pc-1") for _ in range(15)) == 10  # the burst, then nothing
+    now[0] += 1.0  # 4 tokens back
+    assert [pace.allow("pc-1") for _ in range(5)] == [True] * 4 + [False]
+    now[0] += 60.0  # a long pause fills the bucket, and no more than full
+    assert sum(pace.allow("pc-1") for _ in range(15)) == 10
+    assert pace.allow("pc-2")  # every computer has its own
+    now[0] -= 30.0  # a clock that steps back gives nothing back, and takes nothing
+    assert not pace.allow("pc-1")
+
+
+def test_the_pace_keeps_a_bounded_number_of_computers_forgetting_full_buckets_first():
+    now = [0.0]
+    pace = ConnectionPace(per_second=1, burst=10, clock=lambda: now[0])
+    pace.MAX_COMPUTERS = 50
+    for _ in range(10):
+        pace.allow("flooder")  # empty
+    for n in range(200):  # many computers, one connection each
+        pace.allow(f"pc-{n}")
+    assert len(pace._buckets) <= 50 and "flooder" in pace._buckets
+    now[0] += 60.0  # all full again: forgotten, as a computer never seen
+    for n in range(200, 260):
+        pace.allow(f"pc-{n}")
+    assert len(pace._buckets) <= 50 and "flooder" not in pace._buckets
+    assert pace.allow("flooder")
+
+
+def test_a_room_behind_one_address_gets_a_pace_in_proportion():
+    alone = server_options(Limits(max_kernels=40), 4096)["pace"]
+    room = server_options(Limits(max_kernels=40, kernels_per_client=30), 4096)["pace"]
+    assert (alone.per_second, alone.burst) == (20, 200)
+    assert (room.per_second, room.burst) == (20 * 480 / 64, 200 * 480 / 64)
+    with pytest.raises(GopsError, match="pace of new connections is a whole number from 1 to 100000"):
+        Limits(new_connections_per_second=0)
+    with pytest.raises(GopsError, match="burst of new connections is a whole number from 10"):
+        Limits(new_connection_burst=2)
+
+
+FLOODER = "127.0.0.40"
+
+
+def test_a_computer_opening_connections_in_a_loop_is_refused_in_words_and_the_others_are_not(tmp_path):
+    """A real server paced at 1 new connection a second, 10 at once: 60 connections, one after another, from one computer."""
+    path, port = tmp_path / "server.log", free_port()
+    with open(path, "w") as log:
+        child = subprocess.Popen([sys.executable, "-c", SERVE.format(per_client=PER_CLIENT, timeout=HEADER_TIMEOUT,
+                                                                     per_second=1, burst=10), str(port)],
+                                 stdout=log, stderr=subprocess.STDOUT)
+        try:
+            _wait_for(f"http://localhost:{port}/voila/tree", child, 90)
+            answers, started = [], time.monotonic()
+            for _ in range(60):
+                sock = socket.create_connection(("127.0.0.1", port), timeout=60, source_address=(FLOODER, 0))
+                sock.sendall(b"GET /no-such-page HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                answers.append(answer_of(sock).decode(errors="replace"))
+                sock.close()
+            elapsed = time.monotonic() - started
+            paced = [a for a in answers if a.startswith("HTTP/1.1 503")]
+            served = [a for a in answers if a.startswith("HTTP/1.1 404")]
+            assert len(paced) + len(served) == 60, answers[:3]
+            assert 10 <= len(served) <= 10 + elapsed * 1 + 1  # the burst, then what the pace gave back meanwhile
+            assert paced and all("faster than 1 a second (10 at once)" in a and "Wait a few seconds" in a for a in paced)
+            assert load(port, "index.ipynb", CLASSMATE)[0] == 200  # a classmate is not affected, nor the teacher
+            assert load(port, "index.ipynb")[0] == 200
+            time.sleep(2.5)  # the flooder's bucket fills again: two more connections
+            assert [load(port, "/no-such-page", FLOODER)[0] for _ in range(2)] == [404, 404]
+        finally:
+            stop_child(child)
 
 
 @pytest.mark.parametrize("module", ["gopskit.server.connections", "gopskit.server.limits", "gopskit.server.handlers",

@@ -6,6 +6,7 @@ trust it, as a school's devices would trust the school's.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
 import ssl
@@ -30,7 +31,8 @@ from gopskit import serve
 from gopskit.server.limits import Limits
 
 limits = Limits(max_kernels=8, kernel_memory_mb=1024, pages_per_minute=1000, kernels_per_client=1,
-                max_connections_per_client={per_client}, header_timeout_seconds={timeout})
+                max_connections_per_client={per_client}, header_timeout_seconds={timeout},
+                new_connections_per_second={per_second}, new_connection_burst={burst})
 argv = serve.voila_argv(serve.notebooks_dir(), port=int(sys.argv[1]), open_browser=False, preheat=False, limits=limits)
 tls = serve.served_tls(sys.argv[2], sys.argv[3])
 serve._voila_app_class(limits, tls).launch_instance(argv=argv, config=serve.voila_config(False))
@@ -55,18 +57,24 @@ def pem_files(authority, tmp_path_factory):
     return folder / "cert.pem", folder / "key.pem"
 
 
-@pytest.fixture(scope="module")
-def server(pem_files, tmp_path_factory):
-    log_path = tmp_path_factory.mktemp("serve-tls") / "server.log"
-    port = free_port()
+@contextlib.contextmanager
+def _serving(pem_files, folder, per_second=20, burst=200):
+    log_path, port = folder / "server.log", free_port()
+    code = SERVE.format(per_client=PER_CLIENT, timeout=HEADER_TIMEOUT, per_second=per_second, burst=burst)
     with open(log_path, "w") as log:
-        child = subprocess.Popen([sys.executable, "-c", SERVE.format(per_client=PER_CLIENT, timeout=HEADER_TIMEOUT),
-                                  str(port), str(pem_files[0]), str(pem_files[1])], stdout=log, stderr=subprocess.STDOUT)
+        child = subprocess.Popen([sys.executable, "-c", code, str(port), str(pem_files[0]), str(pem_files[1])],
+                                 stdout=log, stderr=subprocess.STDOUT)
         try:
             _wait_for(f"https://localhost:{port}/voila/tree", child, 90)
             yield port, log_path
         finally:
             stop_child(child)
+
+
+@pytest.fixture(scope="module")
+def server(pem_files, tmp_path_factory):
+    with _serving(pem_files, tmp_path_factory.mktemp("serve-tls")) as running:
+        yield running
 
 
 def _trusting(authority) -> ssl.SSLContext:
@@ -152,6 +160,24 @@ def test_a_connection_that_never_starts_its_handshake_is_closed(server):
     finally:
         silent.close()
     assert time.monotonic() - started < 30
+
+
+def test_a_computer_opening_tls_connections_in_a_loop_is_closed_before_any_handshake(pem_files, authority, tmp_path):
+    """Paced at 1 a second, 10 at once: of 40 handshakes in a row the pace refuses some, without one of its own."""
+    with _serving(pem_files, tmp_path, per_second=1, burst=10) as (port, _log):
+        shaken, closed, started = 0, 0, time.monotonic()
+        for _ in range(40):
+            raw = socket.create_connection(("127.0.0.1", port), timeout=60, source_address=("127.0.0.41", 0))
+            try:
+                _trusting(authority).wrap_socket(raw, server_hostname="localhost").close()
+                shaken += 1
+            except (ssl.SSLError, OSError):  # closed before the handshake: the client sees it end
+                closed += 1
+            finally:
+                raw.close()
+        elapsed = time.monotonic() - started
+        assert shaken + closed == 40 and 10 <= shaken <= 10 + elapsed * 1 + 1 and closed > 0
+        assert _get(port, authority, source=CLASSMATE)[0] == 200  # a classmate is not affected
 
 
 def test_bad_certificate_files_are_refused_with_the_reason(pem_files, tmp_path, authority):

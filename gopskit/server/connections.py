@@ -22,6 +22,11 @@ page elsewhere could reach it through a name of its own that points here
   answer (503) saying so, and is closed (over HTTPS the answer follows the
   handshake, which gets :data:`TLS_REFUSAL_SECONDS`; at most
   :data:`TLS_REFUSALS` of those at once);
+* at most ``new_connections_per_second`` new connections a second from one
+  computer on average, ``new_connection_burst`` at once
+  (:class:`ConnectionPace`); beyond, the same short answer says to wait
+  (over HTTPS the connection is closed before any handshake: a script
+  opening connections in a loop would otherwise cost a handshake each);
 * at most as many connections in all as the open-file limit leaves beside
   the kernels' (the soft limit is first raised to the hard one);
 * when ``accept`` fails for want of files anyway, the server stops accepting
@@ -54,6 +59,7 @@ import re
 import resource
 import socket
 import ssl
+import time
 
 from tornado import gen, netutil
 from tornado.httpserver import HTTPServer
@@ -106,6 +112,50 @@ def _answer(status: str, text: str, retry_after: int) -> bytes:
     body = text.encode("utf-8")
     return (f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: {retry_after}\r\n"
             f"Cache-Control: no-store\r\nConnection: close\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+class ConnectionPace:
+    """New connections per computer, paced: a token bucket for each.
+
+    A computer's bucket holds up to ``burst`` tokens and fills at
+    ``per_second``; a new connection takes one, and with none left it is
+    refused. ``clock`` gives seconds (a test passes its own). At most
+    :attr:`MAX_COMPUTERS` buckets are kept: full ones are forgotten first
+    (a full bucket is what a computer not seen gets), then the fullest, so
+    that many computers with a connection each cannot wipe out the empty
+    bucket of one that floods.
+
+    >>> now = [0.0]
+    >>> pace = ConnectionPace(per_second=2, burst=3, clock=lambda: now[0])
+    >>> [pace.allow("pc-1") for _ in range(4)], pace.allow("pc-2")
+    ([True, True, True, False], True)
+    >>> now[0] = 0.5  # one token back for pc-1 (2 a second)
+    >>> pace.allow("pc-1"), pace.allow("pc-1")
+    (True, False)
+    """
+
+    MAX_COMPUTERS = 4096
+
+    def __init__(self, per_second: float, burst: float, clock=time.monotonic):
+        self.per_second, self.burst, self.clock = float(per_second), float(burst), clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # computer -> (tokens, when counted)
+
+    def allow(self, key: str) -> bool:
+        """Whether computer ``key`` may open one more connection now (taking a token if so)."""
+        now = self.clock()
+        tokens, since = self._buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + max(0.0, now - since) * self.per_second)
+        allowed = tokens >= 1.0
+        self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)  # re-inserted: the newest
+        if len(self._buckets) > self.MAX_COMPUTERS:
+            self._forget(now)
+        return allowed
+
+    def _forget(self, now: float) -> None:
+        """Down to three quarters of :attr:`MAX_COMPUTERS`, keeping the emptiest buckets (a flooder's stays)."""
+        tokens = {k: min(self.burst, t + max(0.0, now - since) * self.per_second) for k, (t, since) in self._buckets.items()}
+        keep = sorted(tokens, key=tokens.get)[:self.MAX_COMPUTERS * 3 // 4]
+        self._buckets = {k: self._buckets[k] for k in keep if tokens[k] < self.burst}
 
 
 class _Counted:
@@ -164,15 +214,17 @@ class BoundedHTTPServer(HTTPServer):
 
     Besides :class:`~tornado.httpserver.HTTPServer`'s own arguments:
     ``per_client`` (connections one computer may hold; this computer itself
-    is exempt), ``max_connections`` (in all) and ``tls`` (a
+    is exempt), ``max_connections`` (in all), ``pace`` (a
+    :class:`ConnectionPace`: how fast one computer may open new ones) and ``tls`` (a
     :func:`tls_context`: HTTPS; tornado's own ``ssl_options`` would lose
     count of the connections it wraps).
     """
 
     def initialize(self, request_callback, *args, per_client: int = 64, max_connections: int = 1024,
-                   tls: ssl.SSLContext | None = None, **kwargs):
+                   tls: ssl.SSLContext | None = None, pace: ConnectionPace | None = None, **kwargs):
         super().initialize(request_callback, *args, **kwargs)
         self.per_client, self.max_connections, self.tls = per_client, max_connections, tls
+        self.pace = pace if pace is not None else ConnectionPace(20, 200)
         self.open_connections: collections.Counter[str] = collections.Counter()
         self.refused_connections = 0
         self.refusing = 0  # refusals being sent over TLS (_refuse_over_tls)
@@ -228,6 +280,16 @@ class BoundedHTTPServer(HTTPServer):
     def _admit(self, connection: socket.socket, address) -> None:
         ip = address[0] if isinstance(address, tuple) and address else str(address)
         key = client_key(ip)
+        if ip not in LOOPBACK and not self.pace.allow(key):
+            if self.tls is not None:  # a script in a loop: no handshake, no words
+                self._count_refusal(ip)
+                connection.close()
+                return None
+            return self._refuse(connection, ip, _answer(
+                "503 Service Unavailable",
+                "This computer opened new connections to the gopskit server faster than "
+                f"{self.pace.per_second:g} a second ({self.pace.burst:g} at once), the most one computer may. "
+                "Wait a few seconds, then reload this page.\n", retry_after=5))
         if ip not in LOOPBACK and self.open_connections[key] >= self.per_client:
             return self._refuse(connection, ip, _answer(
                 "503 Service Unavailable",
@@ -274,10 +336,13 @@ class BoundedHTTPServer(HTTPServer):
         if self.open_connections[key] <= 0:
             del self.open_connections[key]
 
-    def _refuse(self, connection: socket.socket, ip: str, answer: bytes) -> None:
+    def _count_refusal(self, ip: str) -> None:
         self.refused_connections += 1
         if self.refused_connections in (1, 10, 100) or self.refused_connections % 1000 == 0:
             log.warning("gopskit: refused a connection from %s (%d refused so far)", ip, self.refused_connections)
+
+    def _refuse(self, connection: socket.socket, ip: str, answer: bytes) -> None:
+        self._count_refusal(ip)
         if self.tls is not None and self.refusing < TLS_REFUSALS:
             return self._refuse_over_tls(connection, answer)
         try:
@@ -410,8 +475,11 @@ def connections_per_client(limits: Limits) -> int:
 
 def server_options(limits: Limits, open_files: int) -> dict:
     """The :class:`BoundedHTTPServer` arguments for ``limits`` on a process allowed ``open_files`` files."""
+    per_client = connections_per_client(limits)
+    scale = per_client / limits.max_connections_per_client  # a room behind one address: its pace grows with its share
     return {
-        "per_client": connections_per_client(limits),
+        "per_client": per_client,
+        "pace": ConnectionPace(limits.new_connections_per_second * scale, limits.new_connection_burst * scale),
         "max_connections": max_open_connections(open_files, limits.max_kernels),
         "idle_connection_timeout": limits.header_timeout_seconds,
         "body_timeout": limits.header_timeout_seconds,

@@ -110,6 +110,13 @@ class Limits:
       client may hold open at once; beyond, a connection is answered "too
       many connections" and closed (see :mod:`.connections`). A browser
       holds about six per server plus a websocket per open app.
+    * ``new_connections_per_second`` and ``new_connection_burst``: how fast
+      one client may open new connections: on average, and at once (a
+      token bucket, see :mod:`.connections`). A browser opens a few per
+      page; a script that opens and closes them in a loop costs the server
+      an accept each (a TLS handshake each over HTTPS) and is refused
+      beyond it. Both grow with the connections the client may hold when
+      ``kernels_per_client`` raises that (a room behind one proxy).
     * ``header_timeout_seconds``: how long a request may take to send its
       headers and its body, and how long an idle connection is kept.
     * ``max_body_bytes``: the largest request body (the apps send none).
@@ -135,6 +142,8 @@ class Limits:
     max_connections_per_kernel: int = 6
     pace_loopback: bool = False
     max_connections_per_client: int = 64
+    new_connections_per_second: int = 20
+    new_connection_burst: int = 200
     header_timeout_seconds: int = 30
     max_body_bytes: int = 1 << 20
     max_messages_per_second: int = 100
@@ -156,6 +165,10 @@ class Limits:
         _check_whole("bytes waiting for one page", self.max_pending_bytes, 1 << 16, 1 << 32, "bytes")
         _check_whole("connections per kernel", self.max_connections_per_kernel, 1, 1000, "websockets")
         _check_whole("connections per client", self.max_connections_per_client, 8, 100_000, "open connections")
+        _check_whole("pace of new connections", self.new_connections_per_second, 1, 100_000,
+                     "new connections one computer may open a second")
+        _check_whole("burst of new connections", self.new_connection_burst, 10, 1_000_000,
+                     "new connections one computer may open at once")
         _check_whole("time to send a request", self.header_timeout_seconds, 1, 3600, "seconds")
         _check_whole("largest request body", self.max_body_bytes, 1024, 1 << 30, "bytes")
         _check_whole("messages a page may send", self.max_messages_per_second, 10, 100_000, "a second")
