@@ -258,3 +258,39 @@ def test_the_next_positions_are_every_position_the_game_can_reach_next(ties):
     assert pos["pot"] == (6 if ties == "carry" else 0)
     found = [tuple(sorted(after.items())) for after in equilibrium._next_positions(pos, 4, ties)]
     assert len(found) == len(set(found)) == 20 and set(found) == reached
+
+
+def test_a_classroom_table_bot_looks_ahead_with_the_next_moves_own_generator(nine, solves, monkeypatch):
+    """A classroom makes a fresh bot for every move, seeded by table, seat and ply: the look-ahead still serves turn 3."""
+    from gopskit.classroom import gameplay
+
+    full, _book = nine
+    monkeypatch.setattr(gameplay, "_BOT_MOVES", {})
+    monkeypatch.setattr(gameplay, "make_agent", lambda name: EquilibriumBot(progress=False, exact_up_to=8))  # the book
+    monkeypatch.setattr(equilibrium, "_LOOK_AHEADS", [])
+    room = {"game": "goofspiel", "options": '{"num_cards": 9}'}
+    for seed in range(60):
+        table, state = {"seed": seed}, _state()
+        first = gameplay.bot_move(room, table, state, 0, 0, "equilibrium")
+        state.apply([first, THEIR_FIRST])
+        second = gameplay.bot_move(room, table, state, 0, 1, "equilibrium")
+        ahead = equilibrium._LOOK_AHEADS[-1]
+        ahead.thread.join(120)
+        if ahead.needed:
+            break
+    else:
+        raise AssertionError("no seed gave a third turn to solve ahead")
+    u = np.random.default_rng(np.random.SeedSequence([seed, 0, 2])).random()  # the third move's bot's first draw
+    assert ahead.u == u
+    after = ahead.needed[0]
+    theirs = next(c for c in DECK if c not in after["opp_hand"] and c != THEIR_FIRST)
+    state = _state([after["prize"]])
+    state.apply([first, THEIR_FIRST])
+    state.apply([second, theirs])
+    obs = state.observation(0)
+    assert _unsettled(nine[1], obs, u)  # the look-ahead used that draw
+    solved = len(solves)
+    card = gameplay.bot_move(room, table, state, 0, 2, "equilibrium")
+    hand, groups = _exact_groups(full, obs)
+    assert card == hand[interchangeable(hand, list(obs.hands[1]))[group_at(groups, u)][0]]
+    assert len(solves) == solved and ahead not in equilibrium._LOOK_AHEADS  # found solved; its game moved on

@@ -20,9 +20,10 @@ solution can be had without solving on the spot:
   proved from the rounded game, or read from the few exact mixes the book
   stores, for all but about 3 in 10,000 third turns, which are solved
   exactly). Where a person waits on the bot (``think_ahead``, which the
-  boards set), the bot works out at turn 2 which of the third turns it
-  may meet would need that solve with the draw it will take, and solves
-  them while the person thinks (:class:`_LookAhead`).
+  boards, the terminal game and classroom tables set), the bot works out
+  at turn 2 which of the third turns it may meet would need that solve
+  with the draw it will take, and solves them while the person thinks
+  (:class:`_LookAhead`).
 
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:
@@ -166,7 +167,8 @@ class EquilibriumBot(Agent):
     name = "equilibrium"
     classifier = {"stochastic": True, "memory": "none", "uses_opponent_bids": True, "games": ("goofspiel",)}
     moves_in_background = True  # a move may solve for seconds: boards work it out in a thread (numba frees the GIL)
-    think_ahead = False  # a person waits on the moves (a board sets it): spare time goes on the turns that may come
+    think_ahead = False  # a person waits on the moves (boards set it): spare time goes on the turns that may come
+    next_rng = None  # the generator of the next move when not this bot's (a classroom makes a fresh bot a move)
 
     def __init__(self, objective: str = "points", exact_up_to: int = EXACT_UP_TO,
                  endgame_cards: int = ENDGAME_CARDS, progress: bool = True, use_stored: bool = True):
@@ -204,7 +206,9 @@ class EquilibriumBot(Agent):
         deck the endgame solver's kernels are loaded in the background too.
         """
         super().reset(rules, player, rng)
-        self._stop_looking_ahead(None)
+        ahead, self._ahead = getattr(self, "_ahead", None), None
+        if ahead is not None:  # a new game: the last one's look-ahead is no use
+            ahead.keep_only(None)
         if self.supports(rules) and (self.use_stored or rules.num_cards <= self.exact_up_to):
             _warm_up(self, rules.num_cards, rules.ties)
         if self.supports(rules) and rules.num_cards > self.exact_up_to and self.endgame_cards > 0:
@@ -278,7 +282,7 @@ class EquilibriumBot(Agent):
 
     def act(self, obs):
         pos, solution, source = self._where(obs)
-        self._stop_looking_ahead(_endgame_key(pos, obs.ties, "points"))
+        self._stop_looking_ahead(pos, obs.ties)
         if source == "opening book":  # a book's turn built from rounded values needs certified sampling
             from ..solvers.opening import turn_radius
 
@@ -291,15 +295,22 @@ class EquilibriumBot(Agent):
         bid = int(cards[int(self.rng.choice(len(cards), p=probs / probs.sum()))])
         if self.think_ahead and source == "opening book" and len(pos["hand"]) > 1:
             # the draw the next bid will take, read from a copy: the generator's sequence is unchanged
-            u = float(copy.deepcopy(self.rng).random())
+            u = float(copy.deepcopy(self.next_rng if self.next_rng is not None else self.rng).random())
             self._ahead = _LookAhead(obs.num_cards, obs.ties, pos, bid, u)
         return bid
 
-    def _stop_looking_ahead(self, key) -> None:
-        """The bot moves on: a look-ahead keeps at most the solve of this position (``key``), already under way."""
-        ahead, self._ahead = getattr(self, "_ahead", None), None
-        if ahead is not None:
-            ahead.keep_only(key)
+    def _stop_looking_ahead(self, pos, ties: str) -> None:
+        """A move at ``pos``: the look-aheads of its game keep at most the solve of this position, already under way.
+
+        The bot's own, and those of any bot of this process whose game this
+        is (a classroom makes a fresh bot for every move).
+        """
+        self._ahead = None
+        key = _endgame_key(pos, ties, "points")
+        with _LOOK_AHEADS_LOCK:
+            for ahead in [a for a in _LOOK_AHEADS if a.leads_to(pos)]:
+                ahead.keep_only(key)
+                _LOOK_AHEADS.remove(ahead)
 
     def _certified_bid(self, book, pos, ties: str, radius: float) -> int:
         """A bid drawn exactly from the equilibrium of a turn the book knows only to within ``radius`` a value.
@@ -429,12 +440,23 @@ class _LookAhead:
     """
 
     def __init__(self, num_cards: int, ties: str, pos: dict, bid: int, u: float):
+        self.pos, self.u = pos, u
         self.needed: list = []  # the next positions found to need the exact solve (for tests)
         self._lock = threading.Lock()
         self._wanted, self._solving, self._cancel = False, None, threading.Event()
         self.thread = threading.Thread(target=self._work, args=(num_cards, ties, pos, bid, u),
                                        name="gopskit-look-ahead", daemon=True)
+        with _LOOK_AHEADS_LOCK:
+            _LOOK_AHEADS.append(self)
+            for old in _LOOK_AHEADS[:-_LOOK_AHEADS_KEPT]:  # games left unfinished: stop what they still do
+                old.keep_only(None)
+            del _LOOK_AHEADS[:-_LOOK_AHEADS_KEPT]
         self.thread.start()
+
+    def leads_to(self, pos) -> bool:
+        """Whether ``pos`` is a later turn of the game this look-ahead started at."""
+        return (len(pos["hand"]) < len(self.pos["hand"]) and set(pos["hand"]) <= set(self.pos["hand"])
+                and set(pos["opp_hand"]) <= set(self.pos["opp_hand"]) and set(pos["prizes"]) <= set(self.pos["prizes"]))
 
     def keep_only(self, key) -> None:
         """The next move is at ``key`` (None: a new game): stop any other solve and start no more."""
@@ -471,6 +493,9 @@ class _LookAhead:
 
 
 _WARMING: dict = {}  # (cards, objective, ties) -> the thread opening that solution
+_LOOK_AHEADS: list = []  # the process's look-aheads whose next turn has not come yet, oldest first
+_LOOK_AHEADS_LOCK = threading.Lock()
+_LOOK_AHEADS_KEPT = 16
 _ENDGAMES: dict = {}  # (ties, objective, hand, opp_hand, prizes, prize, lead, pot) -> its TurnEndgame, oldest first
 _ENDGAMES_LOCK = threading.Lock()
 _ENDGAME_WARMING: threading.Thread | None = None  # the thread loading the endgame solver's kernels

@@ -393,6 +393,9 @@ def bot_move(room: dict, table: dict, state: GameState, player: int, ply: int, b
     agent = make_agent(bot)
     rng = np.random.default_rng(np.random.SeedSequence([int(table["seed"]), player, ply]))
     agent.reset(state.rules, player, rng)
+    if hasattr(agent, "think_ahead"):  # a student waits on it, and its next move's generator is known
+        agent.think_ahead = True
+        agent.next_rng = np.random.default_rng(np.random.SeedSequence([int(table["seed"]), player, ply + 1]))
     move = legal_move(state, player, agent.act(state.observation(player)))
     with _BOT_MOVES_LOCK:
         _BOT_MOVES[key] = move
