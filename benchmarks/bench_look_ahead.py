@@ -19,6 +19,12 @@ seconds before each bid) with the look-ahead and without, and prints how
 long the person's third bid waited for the bot's.
 
     python benchmarks/bench_look_ahead.py --board --think 3
+
+Stopping (``--cancel``): that deal's third-turn solve, alone, then stopped
+at 0.05 s to 6 s in: how long it takes to stop once told (the next move
+stops the look-ahead's solves of the turns that did not happen).
+
+    python benchmarks/bench_look_ahead.py --cancel
 """
 
 from __future__ import annotations
@@ -108,12 +114,49 @@ def board_wait(seed: int, bids: list, think: float, think_ahead: bool) -> list:
     return waits, board.agents[1].source
 
 
+def stopping_times(seed: int = 75) -> tuple[float, list]:
+    """The solve of deal ``seed``'s first marked third turn: its time alone, and ``(told at, stopped after)`` pairs."""
+    import threading
+
+    from gopskit.solvers.exact import SolveCancelled, solve_turn_endgame
+
+    state, _other, _bot, bid, u = _turn_two(seed, their_first=1)
+    after = _marked(EquilibriumBot.position(state.observation(1)), bid, u)[0]
+    args = (after["hand"], after["opp_hand"], after["prizes"], after["prize"])
+    started = time.perf_counter()
+    solve_turn_endgame(*args)
+    alone, stops = time.perf_counter() - started, []
+    for at in (0.05, 0.3, 1, 2, 3, 4, 5, 6):
+        cancel, stopped = threading.Event(), []
+
+        def work():
+            try:
+                solve_turn_endgame(*args, cancel=cancel)
+            except SolveCancelled:
+                stopped.append(time.perf_counter())
+
+        thread = threading.Thread(target=work)
+        thread.start()
+        time.sleep(at)
+        told = time.perf_counter()
+        cancel.set()
+        thread.join()
+        stops.append((at, stopped[0] - told if stopped else None))
+    return alone, stops
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="hands to survey (default 2000)")
     parser.add_argument("--board", action="store_true", help="play a deal that needs the solve on a real board")
     parser.add_argument("--think", type=float, default=3.0, help="seconds the person waits before each bid (--board)")
+    parser.add_argument("--cancel", action="store_true", help="how soon a third-turn solve stops once told")
     args = parser.parse_args(argv)
+    if args.cancel:
+        alone, stops = stopping_times()
+        print(f"deal 75's third-turn solve: {alone:.2f} s alone; told to stop after ... s, it stopped within ... s:")
+        print("  " + ", ".join(f"{at:g}: {'finished first' if s is None else f'{s:.2f}'}" for at, s in stops))
+        return 0
     if args.board:
         found = find_board_deal()
         if found is None:

@@ -207,8 +207,10 @@ def test_a_13_card_game_reads_on_a_small_projector(server, browser, size, scale)
         for turn in range(1, 14):
             page.locator(".gopskit-card:not([disabled])").first.click()
             page.locator(".gopskit-confirm:not([disabled])").click()
-            # the bot's move: at most about a second, but a rare third turn solves for about 6 s (more under load)
-            page.wait_for_function("n => document.querySelectorAll('.gopskit-history tbody tr').length === n",
+            # the bot's move: at most about a second, but a rare third turn solves for about 6 s (more under load).
+            # The hand is drawn after the history: wait for both, or the next click may land on the card just played
+            page.wait_for_function("n => document.querySelectorAll('.gopskit-history tbody tr').length === n"
+                                   " && document.querySelectorAll('.gopskit-card:not([disabled])').length === 13 - n",
                                    arg=turn, timeout=60_000)
             if turn in (1, 7, 13):
                 problems += _small_screen_problems(page, turn)
