@@ -42,10 +42,12 @@ $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
 	@echo "gopskit: installing the kit and its libraries into $(VENV) (Voila, Jupyter, numpy, scipy, numba...)."
 	@echo "gopskit: the first time this downloads a few hundred MB and takes a few minutes."
 	@($(PIP_INSTALL) -e . 2>&1; echo "__pip_exit=$$?") | tee $(VENV)/pip.log | $(PIP_SAYS)
+	@$(BIN)/python -m gopskit.solvers.precompile
 	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m gopskit.solvers.precompile
 	touch $@ $(VENV)/.installed
 
 # The browser tests drive Debian's Chromium; install it when we can (root with apt-get).

@@ -320,8 +320,31 @@ def serve(port: int = DEFAULT_PORT, open_browser: bool = True, preheat: bool = P
     else:
         os.environ[PASSCODE_ENV] = code
     os.environ[SERVED_BEYOND_ENV] = "1" if listens_beyond(host) else "0"  # what the teacher's page tells
+    if precompile_in_background() is not None:
+        print("gopskit: compiling the exact solver in the background (once after installing, about 20 s).", flush=True)
     _voila_app_class(limits, tls).launch_instance(argv=argv, config=voila_config(preheat))
     return 0
+
+
+_PRECOMPILING: list = []  # the background compile this process started, kept until it ends
+
+
+def precompile_in_background():
+    """Start ``python -m gopskit.solvers.precompile`` unless the solver's kernels are compiled; the process, or None.
+
+    Installed with ``pip`` rather than ``make``, nothing has compiled them:
+    without this the first game with the equilibrium bot past 9 cards would
+    wait for the compile (see :mod:`gopskit.solvers.precompile`). It runs
+    beside the server, which starts at once; its output is dropped.
+    """
+    from .solvers.precompile import compiled
+
+    if compiled():
+        return None
+    process = subprocess.Popen([sys.executable, "-m", "gopskit.solvers.precompile", "--quiet"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _PRECOMPILING.append(process)
+    return process
 
 
 def served_tls(certfile: str | None, keyfile: str | None):
