@@ -295,6 +295,42 @@ def test_a_slow_bot_thinks_in_a_thread_and_the_board_stays_live_meanwhile():
     assert "the slow bot broke" in board.status and len(board.state.record()["bids"]) == 1
 
 
+def test_while_a_bot_still_thinks_after_the_confirm_the_board_says_so_and_takes_the_cards_away():
+    """The rare long solve: the confirm waits for the bot; meanwhile the page reads that it is thinking, not frozen."""
+    import threading
+
+    from gopskit.agents.base import Agent
+
+    class Slow(Agent):
+        name = "slow"
+        classifier = {"stochastic": False, "memory": "none", "uses_opponent_bids": False, "games": ("goofspiel",)}
+        moves_in_background = True
+        go = threading.Event()
+
+        def act(self, observation):
+            assert self.go.wait(timeout=60)
+            return max(observation.legal_moves)
+
+    board = GoofspielBoard(num_cards=4, seed=14)
+    board.agents[1] = Slow()
+    board._bot_moves = {}
+    board._think_ahead()
+    board.click_card(2)
+    confirming = threading.Thread(target=board.confirm)
+    confirming.start()
+    for _ in range(600):
+        if "still working out" in board.status:
+            break
+        threading.Event().wait(0.1)
+    assert board.status == (f"{board.labels()[1]} is still working out its move: the cards are turned over as soon "
+                            "as it has.")
+    assert board._confirm.disabled and all(button.disabled for _box, _face, button in board._slots)
+    Slow.go.set()
+    confirming.join(60)
+    assert board.state.record()["bids"][0] == [2, 4] and "still working out" not in board.status
+    assert not all(button.disabled for _box, _face, button in board._slots)  # the next turn's cards are back
+
+
 def test_gops_for_three_opens_against_two_different_bots():
     board = make_board("gops-for-three", seed=1)
     assert board.seats[0] == "human" and board.seats[1:] == ["gops3-proportional", "random"]

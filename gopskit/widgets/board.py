@@ -171,12 +171,32 @@ class GameBoard(widgets.VBox):
 
     def _play_joint_move(self) -> None:
         """Ask every seat to move for its move (bots that thought ahead answer from memory) and apply them."""
+        thinking = [p for p, move in self._bot_moves.items() if isinstance(move, _MoveAhead) and not move.done()]
+        if thinking:
+            self._show_thinking(thinking)
         joint = {}
         for p in self.state.to_move():
             move = self._bot_moves[p] if p in self._bot_moves else self.agents[p].act(self.state.observation(p))
             joint[p] = move.result() if isinstance(move, _MoveAhead) else move
         self._bot_moves = {}
         self.state.apply(joint)
+
+    def _show_thinking(self, seats) -> None:
+        """A bot is still working out its move (a rare solve of several seconds): say so, and take the clicks away.
+
+        Said at once, though this handler waits for the move: a widget's
+        change reaches the page as it is made. The next drawing of the
+        board gives the cards and the button back.
+        """
+        labels = self.labels()
+        who = " and ".join(labels[p] for p in seats)
+        if len(seats) == 1:
+            self._set_status(f"{who} is still working out its move: the cards are turned over as soon as it has.")
+        else:
+            self._set_status(f"{who} are still working out their moves: the cards are turned over as soon as they have.")
+        for _box, _face, button in self._slots:
+            button.disabled = True
+        self._confirm.disabled = True
 
     def _need_active(self) -> int:
         if self.state is None or self.state.is_terminal() or self._active is None:
@@ -406,6 +426,9 @@ class _MoveAhead:
             self._move = agent.act(observation)
         except BaseException as exc:  # noqa: BLE001 - handed to the page's thread by result()
             self._error = exc
+
+    def done(self) -> bool:
+        return not self._thread.is_alive()
 
     def result(self):
         self._thread.join()
