@@ -464,8 +464,12 @@ def test_the_table_bots_think_in_a_thread_while_the_student_page_stays_live(tmp_
         app.tick()
         app.board.click_card(app.board.seat_view.observation["legal_moves"][0])  # a redraw: no second thread
         assert calls == ["gopskit-bots-think"] and thread.is_alive()
+        said, real_status = [], app.board._set_status
+        monkeypatch.setattr(app.board, "_set_status", lambda text, error=False: (said.append(text), real_status(text, error)))
         if app.board.view.confirm:
             app.board.confirm()
+        # while the move went, the bot still thinking: the page said so first
+        assert said[0] == "Random bot is still working out its move: the cards are turned over as soon as it has."
         assert app.board.last_error is None and app.last_error is None, app.board.status
         assert len(app.board.seat_view.observation["hand"]) == 3  # the bot answered; turn 2 is on screen
     finally:

@@ -36,7 +36,7 @@ from ..viz.svg import points_chart_svg
 from ._guard import guarded
 from .assets import style_html
 from .cards import render_card
-from .hand import close_gone, dress_button, hand_slots
+from .hand import close_gone, dress_button, hand_slots, wait_for_bots
 from .panel import HUMAN, OptionsPanel
 from .seats import HumanSeat, bot_label
 from .views.base import GameView, all_events, final_status, render_history_table, render_summary
@@ -182,21 +182,9 @@ class GameBoard(widgets.VBox):
         self.state.apply(joint)
 
     def _show_thinking(self, seats) -> None:
-        """A bot is still working out its move (a rare solve of several seconds): say so, and take the clicks away.
-
-        Said at once, though this handler waits for the move: a widget's
-        change reaches the page as it is made. The next drawing of the
-        board gives the cards and the button back.
-        """
+        """A bot is still working out its move (a rare solve of several seconds): say so, and take the clicks away."""
         labels = self.labels()
-        who = " and ".join(labels[p] for p in seats)
-        if len(seats) == 1:
-            self._set_status(f"{who} is still working out its move: the cards are turned over as soon as it has.")
-        else:
-            self._set_status(f"{who} are still working out their moves: the cards are turned over as soon as they have.")
-        for _box, _face, button in self._slots:
-            button.disabled = True
-        self._confirm.disabled = True
+        self._set_status(wait_for_bots(self._slots, self._confirm, [labels[p] for p in seats]))
 
     def _need_active(self) -> int:
         if self.state is None or self.state.is_terminal() or self._active is None:

@@ -55,7 +55,7 @@ from ..viz.svg import points_chart_svg
 from .assets import style_html
 from .boards import view_for
 from .cards import render_card
-from .hand import close_gone, dress_button, hand_slots
+from .hand import close_gone, dress_button, hand_slots, wait_for_bots
 from .panel import HintedControl, option_control, panel_message, read_control
 from .seats import bot_label
 from .views.base import final_status, render_history_table, render_summary
@@ -224,6 +224,13 @@ class SeatBoard(widgets.VBox):
 
     def show_message(self, text: str, error: bool = False) -> None:
         self._set_status(text, error)
+
+    def wait_for_bots(self) -> None:
+        """The table's bots are still working out their moves as this student's goes: say so, grey the cards."""
+        v, names = self.seat_view, self.names()
+        bots = [names[p] for p, kind in enumerate(v.kinds) if kind != "student" and p != v.seat]
+        if bots:
+            self._set_status(wait_for_bots(self._slots, self._confirm, bots))
 
     def _send_move(self, move) -> None:
         try:
@@ -588,6 +595,9 @@ class StudentApp(widgets.VBox):
         self._after_game(view)
 
     def _play(self, move, ply):
+        thinking = self._thinking
+        if thinking is not None and thinking.is_alive() and self.board is not None:
+            self.board.wait_for_bots()  # the move may wait for them (a 13-card solve): the page says so meanwhile
         view = self.store.submit(self.seat.seat_key, move, ply)
         self._seen["version"] = view.version
         self._after_game(view)

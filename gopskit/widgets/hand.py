@@ -41,6 +41,21 @@ def dress_button(button: widgets.Button, card, keys_on: bool) -> None:
         button.add_class(f"gopskit-key-{card.key}")
 
 
+def wait_for_bots(slots: list, confirm: widgets.Button, who: list[str]) -> str:
+    """The person's move is in, but the bots ``who`` still work out theirs: grey the row and the button; the status line.
+
+    A widget's change reaches the page as it is made, so this shows while
+    the handler that sent the move waits for the bots; the next drawing of
+    the board gives the cards back.
+    """
+    for _box, _face, button in slots:
+        button.disabled = True
+    confirm.disabled = True
+    if len(who) == 1:
+        return f"{who[0]} is still working out its move: the cards are turned over as soon as it has."
+    return f"{' and '.join(who)} are still working out their moves: the cards are turned over as soon as they have."
+
+
 def _new_slot(key, on_click: Callable) -> tuple:
     face = widgets.HTML()
     button = widgets.Button(description="", layout=widgets.Layout(width="100%", height="100%"))
