@@ -28,3 +28,13 @@ def test_serve_compiles_in_the_background_only_when_nothing_is_compiled(monkeypa
     process = serve.precompile_in_background()
     assert process is not None and process.args[1:] == ["-m", "gopskit.solvers.precompile", "--quiet"]
     assert process.wait(timeout=600) == 0
+
+
+def test_compiled_looks_where_numba_keeps_its_cache(tmp_path, monkeypatch):
+    """A read-only package folder makes numba cache elsewhere: compiled() asks numba where, not the package."""
+    from gopskit.solvers._exact_kernel import solve_layer
+
+    monkeypatch.setattr(solve_layer._cache, "_cache_path", str(tmp_path))
+    assert not precompile.compiled()
+    (tmp_path / "_exact_kernel.solve_layer-203.py311.nbi").write_bytes(b"")
+    assert precompile.compiled()

@@ -46,11 +46,17 @@ def precompile() -> float:
 
 
 def compiled() -> bool:
-    """Whether the kernels are compiled already (their cache index files exist next to the package)."""
+    """Whether the kernels are compiled already: the layer solver's index file is in numba's cache folder.
+
+    That folder is next to the package, or numba's own one in the user's
+    cache when the package's is read-only; numba says which.
+    """
     from pathlib import Path
 
-    here = Path(__file__).parent / "__pycache__"
-    return any(here.glob("_exact_kernel.solve_layer-*.nbi"))
+    from ._exact_kernel import solve_layer
+
+    folder = getattr(getattr(solve_layer, "_cache", None), "_cache_path", None) or Path(__file__).parent / "__pycache__"
+    return any(Path(folder).glob("_exact_kernel.solve_layer-*.nbi"))
 
 
 def main(argv=None) -> int:
