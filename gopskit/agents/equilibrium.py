@@ -444,8 +444,8 @@ class _LookAhead:
         self.needed: list = []  # the next positions found to need the exact solve (for tests)
         self._lock = threading.Lock()
         self._wanted, self._solving, self._cancel = False, None, threading.Event()
-        self.thread = threading.Thread(target=self._work, args=(num_cards, ties, pos, bid, u),
-                                       name="gopskit-look-ahead", daemon=True)
+        self.thread = threading.Thread(target=self._work, args=(num_cards, ties, bid), name="gopskit-look-ahead",
+                                       daemon=True)
         with _LOOK_AHEADS_LOCK:
             _LOOK_AHEADS.append(self)
             for old in _LOOK_AHEADS[:-_LOOK_AHEADS_KEPT]:  # games left unfinished: stop what they still do
@@ -465,20 +465,20 @@ class _LookAhead:
             if self._solving != key:
                 self._cancel.set()
 
-    def _work(self, num_cards: int, ties: str, pos: dict, bid: int, u: float) -> None:
+    def _work(self, num_cards: int, ties: str, bid: int) -> None:
         from ..solvers.exact import SolveCancelled
         from ..solvers.opening import shipped_opening, turn_radius
 
         try:
             book = shipped_opening(num_cards, "points", ties)
-            size = len(pos["hand"]) - 1
+            size = len(self.pos["hand"]) - 1
             if book is None or not book.plays(size) or turn_radius(book, size) <= 0:
                 return
             radius = turn_radius(book, size)
-            for after in _next_positions(pos, bid, ties):
+            for after in _next_positions(self.pos, bid, ties):
                 if self._wanted:
                     return
-                if _book_group(book, after, radius, u) is None:
+                if _book_group(book, after, radius, self.u) is None:
                     self.needed.append(after)
             for after in self.needed:
                 with self._lock:

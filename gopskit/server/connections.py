@@ -143,17 +143,20 @@ class ConnectionPace:
     def allow(self, key: str) -> bool:
         """Whether computer ``key`` may open one more connection now (taking a token if so)."""
         now = self.clock()
-        tokens, since = self._buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + max(0.0, now - since) * self.per_second)
+        tokens = self._filled(*self._buckets.pop(key, (self.burst, now)), now)
         allowed = tokens >= 1.0
         self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)  # re-inserted: the newest
         if len(self._buckets) > self.MAX_COMPUTERS:
             self._forget(now)
         return allowed
 
+    def _filled(self, tokens: float, since: float, now: float) -> float:
+        """A bucket's tokens now: what it held at ``since``, refilled since then, never above the burst."""
+        return min(self.burst, tokens + max(0.0, now - since) * self.per_second)
+
     def _forget(self, now: float) -> None:
         """Down to three quarters of :attr:`MAX_COMPUTERS`, keeping the emptiest buckets (a flooder's stays)."""
-        tokens = {k: min(self.burst, t + max(0.0, now - since) * self.per_second) for k, (t, since) in self._buckets.items()}
+        tokens = {k: self._filled(t, since, now) for k, (t, since) in self._buckets.items()}
         keep = sorted(tokens, key=tokens.get)[:self.MAX_COMPUTERS * 3 // 4]
         self._buckets = {k: self._buckets[k] for k in keep if tokens[k] < self.burst}
 
@@ -224,7 +227,8 @@ class BoundedHTTPServer(HTTPServer):
                    tls: ssl.SSLContext | None = None, pace: ConnectionPace | None = None, **kwargs):
         super().initialize(request_callback, *args, **kwargs)
         self.per_client, self.max_connections, self.tls = per_client, max_connections, tls
-        self.pace = pace if pace is not None else ConnectionPace(20, 200)
+        self.pace = pace if pace is not None else ConnectionPace(Limits.new_connections_per_second,
+                                                                 Limits.new_connection_burst)
         self.open_connections: collections.Counter[str] = collections.Counter()
         self.refused_connections = 0
         self.refusing = 0  # refusals being sent over TLS (_refuse_over_tls)
