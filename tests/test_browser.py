@@ -96,7 +96,8 @@ def _play_turn_by_clicks(page) -> None:
     page.locator(".gopskit-confirm").click()
     page.wait_for_function(
         "prev => document.querySelector('.gopskit-status').innerText.trim() !== prev "
-        "&& !document.querySelector('.gopskit-status').innerText.includes('you chose')",
+        "&& !document.querySelector('.gopskit-status').innerText.includes('you chose') "
+        "&& !document.querySelector('.gopskit-status').innerText.includes('still working out')",
         arg=before, timeout=10_000,
     )
 

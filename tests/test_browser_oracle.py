@@ -40,7 +40,11 @@ def _status(page) -> str:
 
 
 def _click_once(page) -> None:
-    """One person's move: a playable card, then confirm if the board asks; wait for the board to answer."""
+    """One person's move: a playable card, then confirm if the board asks; wait for the board to answer.
+
+    A bot still thinking is not the answer: while the page says so the cards
+    are greyed, and after the last move there are none to click.
+    """
     before = _status(page)
     clicks = page.locator(".gopskit-timing").inner_html()
     page.locator(".gopskit-card:not([disabled])").first.click()
@@ -54,7 +58,7 @@ def _click_once(page) -> None:
         "([status, clicks]) => {"
         " const s = document.querySelector('.gopskit-status').innerText.trim();"
         " const t = document.querySelector('.gopskit-timing').innerHTML;"
-        " return (s !== status || t !== clicks) && !s.includes('you chose'); }",
+        " return (s !== status || t !== clicks) && !s.includes('you chose') && !s.includes('still working out'); }",
         arg=[before, clicks], timeout=CLICK_TIMEOUT_MS,
     )
 

@@ -331,6 +331,36 @@ def test_while_a_bot_still_thinks_after_the_confirm_the_board_says_so_and_takes_
     assert not all(button.disabled for _box, _face, button in board._slots)  # the next turn's cards are back
 
 
+def test_a_bot_that_answers_quickly_after_the_confirm_is_not_said_to_be_thinking():
+    """No flicker: a bot that still needs a moment when the person confirms gets a grace before the page says so.
+
+    The bot takes 0.03 s, a tenth of ``hand.SAY_THINKING_AFTER``."""
+    import time
+
+    from gopskit.agents.base import Agent
+
+    class Quick(Agent):
+        name = "quick"
+        classifier = {"stochastic": False, "memory": "none", "uses_opponent_bids": False, "games": ("goofspiel",)}
+        moves_in_background = True
+
+        def act(self, observation):
+            time.sleep(0.03)
+            return max(observation.legal_moves)
+
+    board = GoofspielBoard(num_cards=4, seed=14)
+    board.agents[1] = Quick()
+    said, real_status = [], board._set_status
+    board._set_status = lambda text, error=False: (said.append(text), real_status(text, error))
+    for card in (2, 1):
+        board._bot_moves = {}
+        board._think_ahead()  # the bot starts thinking; the person confirms at once
+        board.click_card(card)
+        board.confirm()
+    assert board.state.record()["bids"][:2] == [[2, 4], [1, 3]]
+    assert said and not [text for text in said if "still working out" in text], said
+
+
 def test_gops_for_three_opens_against_two_different_bots():
     board = make_board("gops-for-three", seed=1)
     assert board.seats[0] == "human" and board.seats[1:] == ["gops3-proportional", "random"]

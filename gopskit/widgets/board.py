@@ -36,7 +36,7 @@ from ..viz.svg import points_chart_svg
 from ._guard import guarded
 from .assets import style_html
 from .cards import render_card
-from .hand import close_gone, dress_button, hand_slots, wait_for_bots
+from .hand import SAY_THINKING_AFTER, close_gone, dress_button, hand_slots, wait_for_bots
 from .panel import HUMAN, OptionsPanel
 from .seats import HumanSeat, bot_label
 from .views.base import GameView, all_events, final_status, render_history_table, render_summary
@@ -171,7 +171,7 @@ class GameBoard(widgets.VBox):
 
     def _play_joint_move(self) -> None:
         """Ask every seat to move for its move (bots that thought ahead answer from memory) and apply them."""
-        thinking = [p for p, move in self._bot_moves.items() if isinstance(move, _MoveAhead) and not move.done()]
+        thinking = [p for p, move in self._bot_moves.items() if isinstance(move, _MoveAhead) and not move.done(SAY_THINKING_AFTER)]
         if thinking:
             self._show_thinking(thinking)
         joint = {}
@@ -415,7 +415,9 @@ class _MoveAhead:
         except BaseException as exc:  # noqa: BLE001 - handed to the page's thread by result()
             self._error = exc
 
-    def done(self) -> bool:
+    def done(self, wait: float = 0.0) -> bool:
+        """Whether the move is worked out, after waiting at most ``wait`` seconds for it."""
+        self._thread.join(wait)
         return not self._thread.is_alive()
 
     def result(self):

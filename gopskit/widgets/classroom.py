@@ -55,7 +55,7 @@ from ..viz.svg import points_chart_svg
 from .assets import style_html
 from .boards import view_for
 from .cards import render_card
-from .hand import close_gone, dress_button, hand_slots, wait_for_bots
+from .hand import SAY_THINKING_AFTER, close_gone, dress_button, hand_slots, wait_for_bots
 from .panel import HintedControl, option_control, panel_message, read_control
 from .seats import bot_label
 from .views.base import final_status, render_history_table, render_summary
@@ -596,8 +596,10 @@ class StudentApp(widgets.VBox):
 
     def _play(self, move, ply):
         thinking = self._thinking
-        if thinking is not None and thinking.is_alive() and self.board is not None:
-            self.board.wait_for_bots()  # the move may wait for them (a 13-card solve): the page says so meanwhile
+        if thinking is not None and self.board is not None:
+            thinking.join(SAY_THINKING_AFTER)
+            if thinking.is_alive():
+                self.board.wait_for_bots()  # the move may wait for them (a 13-card solve): the page says so meanwhile
         view = self.store.submit(self.seat.seat_key, move, ply)
         self._seen["version"] = view.version
         self._after_game(view)

@@ -41,6 +41,10 @@ def dress_button(button: widgets.Button, card, keys_on: bool) -> None:
         button.add_class(f"gopskit-key-{card.key}")
 
 
+SAY_THINKING_AFTER = 0.3
+"""Seconds a move waits in silence for a bot before the page says the bot is still thinking (no flicker for a quick bot)."""
+
+
 def wait_for_bots(slots: list, confirm: widgets.Button, who: list[str]) -> str:
     """The person's move is in, but the bots ``who`` still work out theirs: grey the row and the button; the status line.
 
