@@ -47,6 +47,9 @@ def _click_once(page) -> None:
     """
     before = _status(page)
     clicks = page.locator(".gopskit-timing").inner_html()
+    _wait_for_a_card(page)
+    if _over(_status(page)):
+        return
     page.locator(".gopskit-card:not([disabled])").first.click()
     confirm = page.locator(".gopskit-confirm:not([disabled])")
     if page.locator(".gopskit-confirm").is_visible():
@@ -63,9 +66,27 @@ def _click_once(page) -> None:
     )
 
 
+def _over(status: str) -> bool:
+    return status.startswith(("Game over", "Match cut off"))  # a match stopped at its cap says so instead
+
+
+def _wait_for_a_card(page) -> None:
+    """Until a card can be clicked or the game is over; if neither comes, fail saying what the page shows."""
+    try:
+        page.wait_for_function(
+            "() => !!document.querySelector('.gopskit-card:not([disabled])')"
+            " || /^(Game over|Match cut off)/.test(document.querySelector('.gopskit-status').innerText.trim())",
+            timeout=CLICK_TIMEOUT_MS)
+    except Exception as exc:  # noqa: BLE001 - said with what the page shows, for the run's log
+        cards = page.locator(".gopskit-card").count()
+        raise AssertionError(f"no card to click and the game not over after {CLICK_TIMEOUT_MS} ms; status: "
+                             f"{_status(page)!r}; {cards} card buttons, all disabled; hand row: "
+                             f"{page.locator('.gopskit-hand').inner_text()!r}") from exc
+
+
 def _play_to_the_end(page) -> None:
     for _ in range(400):
-        if _status(page).startswith(("Game over", "Match cut off")):  # a match stopped at its cap says so instead
+        if _over(_status(page)):
             return
         _click_once(page)
     raise AssertionError(f"the game did not end; status: {_status(page)!r}")
