@@ -61,11 +61,17 @@ def _assert_unexploitable(solution, obs, policy):
     assert (x @ M).min() >= value - 1e-9
 
 
-def test_the_opening_book_plays_the_first_turns_exactly(tmp_path, monkeypatch, nine):
+def _nine_card_book(tmp_path, monkeypatch, nine):
+    """A two-turn opening book of the 9-card game, shipped in place of the kit's."""
     path = tmp_path / "book9.npz"
     opening.save_opening(nine, path, depth=2)
     book = opening.load_opening(path)
     monkeypatch.setattr(opening, "shipped_opening", lambda n, objective="points", ties="discard", deep=True: book if n == 9 else None)
+    return book
+
+
+def test_the_opening_book_plays_the_first_turns_exactly(tmp_path, monkeypatch, nine):
+    book = _nine_card_book(tmp_path, monkeypatch, nine)
     bot = EquilibriumBot(progress=False, exact_up_to=8, endgame_cards=4)
     turns = list(_play(bot, Goofspiel(num_cards=9), seed=7))
     sources = [source for *_, source in turns]
@@ -181,3 +187,61 @@ def test_reset_loads_the_endgame_solver_in_the_background(monkeypatch):
     assert calls == [([1, 2], [1, 3], [1, 2], 1)]
     EquilibriumBot(progress=False).reset(Goofspiel(num_cards=12), 0, np.random.default_rng(0))
     assert len(calls) == 1  # once per process
+
+
+def _estimated_in_play(bot, rules, seed=3) -> list[int]:
+    """The turns whose bid the bot took from its estimate in a game played to the end."""
+    return [turn for turn, (*_, source) in enumerate(_play(bot, rules, seed), start=1) if source == "estimate"]
+
+
+def test_the_seat_note_names_the_turns_the_bot_estimates_without_a_book():
+    bot = EquilibriumBot(progress=False, exact_up_to=8, endgame_cards=3)
+    rules = Goofspiel(num_cards=10)
+    assert bot.estimated_turns(rules) == [1, 2, 3, 4, 5, 6, 7] == _estimated_in_play(bot, rules)
+    assert bot.seat_note(rules) == (
+        "Equilibrium bot: its first 7 bids are estimates, as no exact 10-card solution for these rules is on this "
+        "computer ('gopskit solve --cards 10' makes one); from turn 8, with 3 cards left, it plays the exact "
+        "equilibrium.")
+
+
+def test_the_seat_note_names_the_turns_between_the_book_and_the_endgame(tmp_path, monkeypatch, nine):
+    _nine_card_book(tmp_path, monkeypatch, nine)
+    bot = EquilibriumBot(progress=False, exact_up_to=8, endgame_cards=4)
+    rules = Goofspiel(num_cards=9)
+    assert bot.estimated_turns(rules) == [3, 4, 5] == _estimated_in_play(bot, rules)
+    assert bot.seat_note(rules) == (
+        "Equilibrium bot: its bids in turns 3 to 5 are estimates, as no exact 9-card solution for these rules is on "
+        "this computer ('gopskit solve --cards 9' makes one); its other bids are the exact equilibrium's.")
+    assert EquilibriumBot(exact_up_to=9).seat_note(rules) is None  # solved on first use: nothing estimated
+
+
+def test_with_a_complete_solution_in_the_cache_the_seat_says_nothing(tmp_path):
+    solve_goofspiel(9, checkpoint=tmp_path / storage.layer_folder_name(9, "points", "discard"))
+    bot = EquilibriumBot(progress=False, exact_up_to=8, endgame_cards=3)
+    rules = Goofspiel(num_cards=9)
+    assert bot.estimated_turns(rules) == [] == _estimated_in_play(bot, rules) and bot.seat_note(rules) is None
+
+
+@pytest.mark.parametrize("cards,ties,estimated", [
+    (9, "discard", []), (10, "discard", []), (11, "discard", [1]), (12, "discard", [1, 2]), (13, "discard", []),
+    (8, "carry", []), (9, "carry", [1]), (13, "carry", [1, 2, 3, 4, 5])])
+def test_as_shipped_the_bot_estimates_only_the_turns_before_its_book_or_endgame(cards, ties, estimated):
+    """The kit's own bot: the 13-card book covers turns 1-3 with ties discarded, the endgame hands of 10 (of 8
+    with ties carried, whose solves take far longer), a deck of 9 (8 with ties carried) is solved whole."""
+    bot = EquilibriumBot(progress=False)
+    rules = Goofspiel(num_cards=cards, ties=ties)
+    assert bot.estimated_turns(rules) == estimated
+    # checked in play where the estimate and the endgame both take part (13 cards, ties discarded: the test above)
+    if cards == 12 or ties == "carry":
+        assert _estimated_in_play(bot, rules, seed=cards) == estimated
+    note = bot.seat_note(rules)
+    assert (note is None) == (not estimated)
+    if estimated:
+        flags = " --ties carry" if ties == "carry" else ""
+        assert f"'gopskit solve --cards {cards}{flags}' makes one" in note
+        left = 8 if ties == "carry" else 10
+        assert f"from turn {len(estimated) + 1}, with {left} cards left" in note
+
+
+def test_a_bot_that_cannot_play_the_rules_has_no_turns_to_count():
+    assert EquilibriumBot().estimated_turns(Goofspiel(num_cards=5, players=3)) is None

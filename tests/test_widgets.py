@@ -3,6 +3,7 @@ the engine state and the HTML the board renders, for every game of the kit."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import ipywidgets as widgets
@@ -359,6 +360,28 @@ def test_a_bot_that_answers_quickly_after_the_confirm_is_not_said_to_be_thinking
         board.confirm()
     assert board.state.record()["bids"][:2] == [[2, 4], [1, 3]]
     assert said and not [text for text in said if "still working out" in text], said
+
+
+def test_a_board_says_which_bids_of_its_equilibrium_bot_are_estimates(monkeypatch, tmp_path):
+    """At 12 cards the bot estimates its first two bids: the board's title and its seat choosers say so, in the
+    bot's own words (:meth:`EquilibriumBot.seat_note`); where every bid is exact, nothing is said."""
+    from gopskit.agents.equilibrium import EquilibriumBot
+    from gopskit.solvers import storage
+
+    monkeypatch.setenv("GOPSKIT_CACHE", str(tmp_path))  # no complete solution of this machine's counts
+    monkeypatch.setattr(storage, "_MEMORY", {})
+    board = GoofspielBoard(num_cards=12, seats=["human", "equilibrium"], seed=2)
+    note, short = EquilibriumBot().seat_note(board.rules), EquilibriumBot().seat_note(board.rules, short=True)
+    assert note.startswith("Equilibrium bot: its first 2 bids are estimates, as no exact 12-card solution")
+    assert short == "Equilibrium bot: its first 2 bids are estimates; from turn 3 it plays the exact equilibrium."
+    assert board.seat_notes() == [note] and board.seat_notes(short=True) == [short]
+    assert html.escape(short) in board._title.value and html.escape(note) in board._panel._seat_notes.value
+    board._panel.seat_controls[1].value = "random"  # the panel answers at once; the title with the next game
+    assert board._panel._seat_notes.value == "" and html.escape(short) in board._title.value
+    board.reset()
+    assert board.seat_notes() == [] and "gopskit-seat-note" not in board._title.value
+    exact = GoofspielBoard(num_cards=10, seats=["human", "equilibrium"], seed=2)
+    assert exact.seat_notes() == [] and "gopskit-seat-note" not in exact._title.value
 
 
 def test_gops_for_three_opens_against_two_different_bots():

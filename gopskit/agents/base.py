@@ -54,6 +54,15 @@ class Agent:
         """Return one move from ``observation.legal_moves``."""
         raise NotImplementedError
 
+    def seat_note(self, rules, short: bool = False) -> str | None:
+        """A sentence on how this bot plays under ``rules``, when its name alone would mislead; else None.
+
+        Boards show it under their seat choosers, and ``short`` (one line,
+        the why left out) under the game's title while the bot is seated:
+        the equilibrium bot says which of its bids are estimates.
+        """
+        return None
+
     def policy(self, observation) -> dict:
         """The probability of each move at ``observation``.
 

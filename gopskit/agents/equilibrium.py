@@ -1,7 +1,7 @@
 """The equilibrium bot: optimal two-player Goofspiel play from the exact solver.
 
 Where an exact solution exists for the deck (up to ``exact_up_to`` cards, 9
-by default, solved on first use in under a second, in the background as
+by default and 8 with ties carried, solved on first use in about a second, in the background as
 soon as a game starts, and cached on disk and in the process) the bot plays :func:`gopskit.solvers.solve_goofspiel`'s
 optimal mixed bid exactly: no opponent can expect to beat it.
 
@@ -28,11 +28,12 @@ solution can be had without solving on the spot:
 Elsewhere it plays a documented heuristic, **lookahead with an exact
 endgame**:
 
-1. With ``endgame_cards`` cards (10 by default) or fewer left, it solves
-   the turn and the rest of the hand after it exactly
+1. With ``endgame_cards`` cards (10 by default, 8 with ties carried) or
+   fewer left, it solves the turn and the rest of the hand after it exactly
    (:func:`gopskit.solvers.exact.solve_turn_endgame`, about a second for
-   10 cards, once per hand: the solution covers every later turn) and
-   plays that optimal mixed bid. At 13 cards the opening book covers the
+   10 cards, once per hand: the solution covers every later turn; with
+   ties carried the pot makes 10 cards take about a minute, 8 under a
+   second) and plays that optimal mixed bid. At 13 cards the opening book covers the
    turns before that, so step 2 is never needed there.
 2. Before that, it solves the turn as a matrix game: each pair of bids is
    scored by the points it wins or loses now plus an estimate of the rest,
@@ -44,7 +45,9 @@ endgame**:
    true value.
 
 After each move ``source`` says which of these chose it ("exact solution",
-"opening book", "exact endgame" or "estimate"). Mixed bids are drawn with
+"opening book", "exact endgame" or "estimate"); before a game,
+:meth:`EquilibriumBot.estimated_turns` says which turns will be estimated,
+and :meth:`EquilibriumBot.seat_note` says it in a sentence the boards show. Mixed bids are drawn with
 the generator the match hands the bot, so seeded games repeat. The
 objective is "points" (expected point difference) unless
 ``objective="win"`` is asked for. The heuristic treats "win" as "points",
@@ -63,10 +66,17 @@ import numpy as np
 
 from . import register
 from .base import Agent
+from .labels import bot_label
 
 EXACT_UP_TO = 9
 ENDGAME_CARDS = 10
 WIN_ENDGAME_CARDS = 8  # a "win" endgame stores a value per lead: from a 13-card deal 8 cards each take 0.5-0.75 s
+# With ties carried a position also holds the pot, and solves grow far faster with the deck: a whole game of 8
+# cards takes about 1 s and of 9 cards 12 s (gopskit solve --cards 9 --ties carry); the rest of a hand from 8
+# cards each 0.4-0.7 s, from 9 cards 4 s, from 10 cards 50-60 s (benchmarks/bench_endgame.py --ties carry).
+# A person would wait that long for the bot's move, so with ties carried the bot solves less on the spot.
+CARRY_EXACT_UP_TO = 8
+CARRY_ENDGAME_CARDS = 8
 _ENDGAMES_KEPT = 4  # endgame solutions kept per process (a 10-card one holds about 10 MB)
 
 
@@ -180,6 +190,14 @@ class EquilibriumBot(Agent):
         self.endgame_cards, self.progress, self.use_stored = endgame_cards, progress, use_stored
         self.source: str | None = None
 
+    def exact_up_to_for(self, ties: str) -> int:
+        """The biggest deck solved on first use under the tie rule ``ties`` (at most :data:`CARRY_EXACT_UP_TO` for "carry")."""
+        return min(self.exact_up_to, CARRY_EXACT_UP_TO) if ties == "carry" else self.exact_up_to
+
+    def endgame_cards_for(self, ties: str) -> int:
+        """The hand size from which the rest of a hand is solved, under ``ties`` (at most :data:`CARRY_ENDGAME_CARDS` for "carry")."""
+        return min(self.endgame_cards, CARRY_ENDGAME_CARDS) if ties == "carry" else self.endgame_cards
+
     def supports(self, rules) -> bool:
         """Two-player Goofspiel, ties discard or carry, every bid and prize seen, shuffled pile."""
         return (rules.name == "goofspiel" and rules.players == 2 and rules.ties in ("discard", "carry")
@@ -209,12 +227,76 @@ class EquilibriumBot(Agent):
         ahead, self._ahead = getattr(self, "_ahead", None), None
         if ahead is not None:  # a new game: the last one's look-ahead is no use
             ahead.keep_only(None)
-        if self.supports(rules) and (self.use_stored or rules.num_cards <= self.exact_up_to):
+        exact_up_to = self.exact_up_to_for(rules.ties)
+        if self.supports(rules) and (self.use_stored or rules.num_cards <= exact_up_to):
             _warm_up(self, rules.num_cards, rules.ties)
-        if self.supports(rules) and rules.num_cards > self.exact_up_to and self.endgame_cards > 0:
+        if self.supports(rules) and rules.num_cards > exact_up_to and self.endgame_cards_for(rules.ties) > 0:
             _warm_endgame(after=_WARMING.get((rules.num_cards, self.objective, rules.ties)))
-        if self.supports(rules) and self.use_stored and rules.num_cards > self.exact_up_to:
+        if self.supports(rules) and self.use_stored and rules.num_cards > exact_up_to:
             _warm_deep_book(rules.num_cards, self.objective, rules.ties, after=_ENDGAME_WARMING)
+
+    def estimated_turns(self, rules) -> list[int] | None:
+        """The turns (1 = the first) whose bids this bot estimates under ``rules``; None if it cannot play them.
+
+        Nothing is solved or waited for: it asks what :meth:`act` would
+        play from at each hand size, as :meth:`exact_solution` and the
+        endgame rule decide (a deck of up to ``exact_up_to`` cards is
+        solved on first use, so none of its turns is estimated).
+        """
+        if not self.supports(rules):
+            return None
+        n = rules.num_cards
+        if n <= self.exact_up_to_for(rules.ties):
+            return []
+        from ..solvers.storage import find_solution
+
+        full = self.use_stored and find_solution(n, self.objective, rules.ties) is not None
+        book = None
+        if self.use_stored and not full:
+            from ..solvers.opening import shipped_opening
+
+            book = shipped_opening(n, self.objective, rules.ties)
+        estimated = []
+        for turn in range(1, n + 1):
+            hand = n - turn + 1
+            endgame = hand <= self.endgame_cards_for(rules.ties) and (self.objective == "points" or hand <= WIN_ENDGAME_CARDS)
+            if not (full or (book is not None and book.plays(hand)) or endgame):
+                estimated.append(turn)
+        return estimated
+
+    def seat_note(self, rules, short: bool = False) -> str | None:
+        """Which bids are estimates, when some are (see :meth:`estimated_turns`); None when every bid is exact.
+
+        ``short`` leaves out why and how to make every bid exact (a board's
+        title says it in one line; its seat choosers say it all).
+
+        >>> from gopskit.games.goofspiel import Goofspiel
+        >>> bot, rules = EquilibriumBot(exact_up_to=4, endgame_cards=3, use_stored=False), Goofspiel(num_cards=5)
+        >>> print(bot.seat_note(rules))
+        Equilibrium bot: its first 2 bids are estimates, as no exact 5-card solution for these rules is on this computer ('gopskit solve --cards 5' makes one); from turn 3, with 3 cards left, it plays the exact equilibrium.
+        >>> print(bot.seat_note(rules, short=True))
+        Equilibrium bot: its first 2 bids are estimates; from turn 3 it plays the exact equilibrium.
+        """
+        estimated = self.estimated_turns(rules)
+        if not estimated:
+            return None
+        n = rules.num_cards
+        if estimated == list(range(1, n + 1)):
+            which, rest = "its bids are all estimates", ""
+        elif estimated == list(range(1, len(estimated) + 1)):
+            first = len(estimated) + 1
+            which = "its first bid is an estimate" if first == 2 else f"its first {first - 1} bids are estimates"
+            left = "" if short else f", with {n - first + 1} cards left,"
+            rest = f"; from turn {first}{left} it plays the exact equilibrium"
+        else:
+            which = f"its bids in turns {_turn_list(estimated)} are estimates"
+            rest = "; its other bids are the exact equilibrium's"
+        if short:
+            return f"{bot_label(self.name)}: {which}{rest}."
+        command = f"gopskit solve --cards {n}" + (f" --ties {rules.ties}" if rules.ties != "discard" else "") + (
+            f" --objective {self.objective}" if self.objective != "points" else "")
+        return (f"{bot_label(self.name)}: {which}, as no exact {n}-card solution for these rules is on this "
+                f"computer ('{command}' makes one){rest}.")
 
     def exact_solution(self, num_cards: int, ties: str, hand_size: int, progress: bool | None = None):
         """``(solution, source)`` that plays a turn with ``hand_size`` cards exactly, or ``(None, None)``.
@@ -226,7 +308,7 @@ class EquilibriumBot(Agent):
         """
         from ..solvers.storage import cached_solution, find_solution
 
-        if num_cards <= self.exact_up_to:
+        if num_cards <= self.exact_up_to_for(ties):
             bar = self.progress if progress is None else progress
             return cached_solution(num_cards, self.objective, ties, progress=bar), "exact solution"
         if not self.use_stored:  # the heuristic alone, as benchmarks compare it
@@ -256,7 +338,7 @@ class EquilibriumBot(Agent):
         if solution is not None:
             self.source = source
             return solution.policy(**pos)
-        if len(pos["hand"]) <= self.endgame_cards:
+        if len(pos["hand"]) <= self.endgame_cards_for(obs.ties):
             aim = "win" if self.objective == "win" and len(pos["hand"]) <= WIN_ENDGAME_CARDS else "points"
             self.source = "exact endgame" if aim == self.objective else "exact endgame (points)"
             return self._endgame_policy(pos, obs.ties, aim)
@@ -347,6 +429,18 @@ class EquilibriumBot(Agent):
             self.source = "exact endgame"
             group = group_at([sum(policy[hand[i]] for i in run) for run in rows], u)
         return int(hand[rows[group][0]])
+
+
+def _turn_list(turns: list[int]) -> str:
+    """Turns as people write them: ``3 to 5``, ``1, 2 and 7``.
+
+    >>> _turn_list([3, 4, 5]), _turn_list([1, 2, 7]), _turn_list([4])
+    ('3 to 5', '1, 2 and 7', '4')
+    """
+    if len(turns) > 2 and turns == list(range(turns[0], turns[-1] + 1)):
+        return f"{turns[0]} to {turns[-1]}"
+    words = [str(t) for t in turns]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _book_group(book, pos, radius: float, u: float) -> int | None:

@@ -337,8 +337,18 @@ class GameBoard(widgets.VBox):
 
     def _title_html(self) -> str:
         line = self.view.rules_text(self.rules)
+        notes = "".join(f'<div class="gopskit-seat-note">{escape(note)}</div>' for note in self.seat_notes(short=True))
         return (f'<div class="gopskit-title"><span class="gopskit-game">{escape(self.view.title)}</span>'
-                f'<span class="gopskit-rules-line">{escape(line)}</span></div>')
+                f'<span class="gopskit-rules-line">{escape(line)}</span>{notes}</div>')
+
+    def seat_notes(self, short: bool = False) -> list[str]:
+        """What the seated bots say of how they play these rules (:meth:`Agent.seat_note`), each once."""
+        notes: list[str] = []
+        for seat, agent in zip(self.seats, self.agents):
+            note = agent.seat_note(self.rules, short) if seat != HUMAN and hasattr(agent, "seat_note") else None
+            if note and note not in notes:
+                notes.append(note)
+        return notes
 
     # -- building ----------------------------------------------------------
     def _build(self, wanted_seats) -> None:

@@ -13,7 +13,7 @@ from html import escape
 import ipywidgets as widgets
 import traitlets
 
-from ..agents import agent_class, agent_names
+from ..agents import agent_class, agent_names, make_agent
 from ..errors import GopsError, OptionError
 from .seats import bot_label
 from .views.base import OptionSpec
@@ -171,12 +171,14 @@ class OptionsPanel(widgets.VBox):
         self._seat_box.add_class("gopskit-seat-choosers")
         self.seat_controls: list[widgets.Dropdown] = []
         self._message = widgets.HTML()
+        self._seat_notes = widgets.HTML()  # what a seated bot says of how it plays these rules
         for control in self.controls.values():
             control.observe(self._options_changed, "value")
         self.hinted = {name: HintedControl(control) for name, control in self.controls.items()}
         grid = widgets.HBox(list(self.hinted.values()), layout=widgets.Layout(flex_flow="row wrap"))
         grid.add_class("gopskit-option-grid")
-        self.children = [grid, widgets.HTML("<b>Seats</b> (a person or a bot)"), self._seat_box, self._message]
+        self.children = [grid, widgets.HTML("<b>Seats</b> (a person or a bot)"), self._seat_box, self._seat_notes,
+                         self._message]
         self.add_class("gopskit-options")
         self._dealer_shown()
         self._fit_seat_choices()
@@ -274,12 +276,26 @@ class OptionsPanel(widgets.VBox):
         for p in range(rules.num_players):
             w = wanted[p] if p < len(wanted) else None
             values.append(w if w == HUMAN or w in bots else self._next_bot(values, bots))
-        self.seat_controls = [
+        old, self.seat_controls = self.seat_controls, [
             widgets.Dropdown(options=choices, value=v, description=f"Player {p + 1}", style=_STYLE,
                              layout=widgets.Layout(width="auto", min_width="200px"))
             for p, v in enumerate(values)
         ]
+        for control in self.seat_controls:
+            control.observe(lambda _change, rules=rules: self._show_seat_notes(rules), "value")
         self._seat_box.children = self.seat_controls
+        for control in old:  # drawn again: the old choosers are closed, not left in the kernel
+            control.close()
+        self._show_seat_notes(rules)
+
+    def _show_seat_notes(self, rules) -> None:
+        """Under the seats, what each bot chosen says of how it plays these rules (:meth:`Agent.seat_note`)."""
+        notes: list[str] = []
+        for name in dict.fromkeys(self.seats()):
+            note = None if name == HUMAN else make_agent(name).seat_note(rules)
+            if note:
+                notes.append(note)
+        self._seat_notes.value = "".join(f'<div class="gopskit-seat-note">{escape(n)}</div>' for n in notes)
 
     def _next_bot(self, seated: list[str], bots: list[str]) -> str:
         """The bot for an empty seat: the view's default bots in turn, then the other bots that can play;
