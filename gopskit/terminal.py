@@ -74,6 +74,9 @@ def play_in_terminal(cards=13, bot="match-prize", ties="discard", seed=None, rea
     state = start_game(rules, agents, seed)
     print(f"Goofspiel with {cards} cards against the {bot_label(bot)}. Highest bid wins the prize; "
           f"{TIE_WORDS[rules.ties]}. Type a card ({_range_text(cards)}) for each prize, or quit to stop.")
+    note = machine.seat_note(rules)
+    if note:  # the equilibrium bot: which of its bids are estimates
+        print(note)
     while not state.is_terminal():
         obs = state.observation(0)
         offer = " + ".join(card_name(c) for c in obs.offer)

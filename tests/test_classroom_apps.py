@@ -7,6 +7,7 @@ calls, so the tests call it by hand.
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 import sys
@@ -286,6 +287,24 @@ def test_the_teacher_form_counts_seats_from_player_1_and_explains_every_number(t
     assert teacher.options()["dealer"] == 1 and teacher.options()["defeat_the_dealer"] is True
     for control in (teacher._timeout, teacher._pairing, teacher._bot, teacher._game):
         assert control.style.description_width == "initial", control.description  # never "Away afte…"
+
+
+def test_the_teacher_form_says_which_bids_of_the_equilibrium_bot_are_estimates(tmp_path, monkeypatch):
+    from gopskit.agents.equilibrium import EquilibriumBot
+    from gopskit.games.goofspiel import Goofspiel
+    from gopskit.solvers import storage
+
+    monkeypatch.setenv("GOPSKIT_CACHE", str(tmp_path))  # no complete solution of this machine's counts
+    monkeypatch.setattr(storage, "_MEMORY", {})
+    teacher = TeacherApp(str(tmp_path / "c.sqlite3"))
+    hint = lambda: teacher._bot_hinted.hint.value  # noqa: E731
+    teacher._controls["num_cards"][1].value = 12
+    assert "estimate" not in hint()  # the default bot says nothing more
+    teacher._bot.value = "equilibrium"
+    note = EquilibriumBot().seat_note(Goofspiel(num_cards=12))
+    assert note.startswith("Equilibrium bot: its first 2 bids are estimates") and html.escape(note) in hint()
+    teacher._controls["num_cards"][1].value = 10  # every bid exact: the hint is the bot's plain one again
+    assert "estimate" not in hint() and "plays the seats no student fills" in hint()
 
 
 @pytest.mark.parametrize("page, expected", [

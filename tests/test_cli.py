@@ -130,6 +130,18 @@ def test_play_stops_cleanly_at_end_of_input():
     assert result.returncode == 1 and "Game stopped." in result.stdout and "Traceback" not in result.stderr
 
 
+def test_play_says_which_bids_of_the_equilibrium_bot_are_estimates(tmp_path, monkeypatch):
+    from gopskit.agents.equilibrium import EquilibriumBot
+    from gopskit.games.goofspiel import Goofspiel
+
+    monkeypatch.setenv("GOPSKIT_CACHE", str(tmp_path))  # no complete 12-card solution of this machine's
+    result = gopskit("play", "--cards", "12", "--bot", "equilibrium", stdin="")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert EquilibriumBot().seat_note(Goofspiel(num_cards=12)) + "\n" in result.stdout
+    result = gopskit("play", "--cards", "5", "--bot", "equilibrium", stdin="")  # every bid exact: nothing said
+    assert result.returncode == 1 and "estimate" not in result.stdout
+
+
 def test_play_refuses_bad_options():
     result = gopskit("play", "--cards", "40")
     assert result.returncode == 2 and "--cards must be a whole number from 1 to 13, not 40" in result.stderr

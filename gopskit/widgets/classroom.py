@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 import ipywidgets as widgets
 import traitlets
 
-from ..agents import agent_names
+from ..agents import agent_names, make_agent
 from ..cards import counted
 from ..classroom import ClassroomStore, challenges, gameplay, rooms
 from ..classroom import html as pages
@@ -782,6 +782,7 @@ class TeacherApp(widgets.VBox):
         self._pairing_hinted = HintedControl(self._pairing)
         self._bot = widgets.Dropdown(description="Bot standing in", style=_LABEL)
         self._bot_hinted = HintedControl(self._bot, ROOM_HINTS["bot"])
+        self._bot.observe(lambda _c: self._show_hints(), "value")
         self._timeout = widgets.BoundedIntText(value=60, min=5, max=3600, description="Away after (seconds)",
                                                style=_LABEL)
         self._timeout_hinted = HintedControl(self._timeout, ROOM_HINTS["timeout"])
@@ -900,6 +901,16 @@ class TeacherApp(widgets.VBox):
             rules = None
         for name, (spec, control) in self._controls.items():
             self._hinted[name].set_hint(spec.explain(control.value) if rules is None else view.option_help(spec, rules))
+        self._show_bot_hint(rules)
+
+    def _show_bot_hint(self, rules=None) -> None:
+        """What the bot does, and what the bot chosen says of how it plays these rules (:meth:`Agent.seat_note`:
+        the equilibrium bot, which of its bids are estimates)."""
+        note = None
+        if rules is not None and self._bot.value is not None:
+            agent = make_agent(self._bot.value)
+            note = agent.seat_note(rules) if agent.supports(rules) else None
+        self._bot_hinted.set_hint(ROOM_HINTS["bot"] + (f". {note}" if note else ""))
 
     def _dealer_shown(self) -> None:
         """The first dealer matters only in Defeat the Dealer: its control shows only then."""
