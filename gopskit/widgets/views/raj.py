@@ -54,9 +54,12 @@ class RajView(CardTableView):
 
     def prompt(self, state, seat, names):
         obs = state.observation(seat)
-        total = sum(obs.offer)
         side = "highest" if obs.highest else "lowest"
-        return f"{names[seat]}: bid for {total:+d}. The {side} bid that nobody matched takes it."
+        if len(obs.offer) == 1:
+            return f"{names[seat]}: bid for the {obs.offer[0]:+d}. The {side} bid that nobody matched takes it."
+        cards = " and ".join(f"{c:+d}" for c in obs.offer)  # carried prizes first, the new one last
+        return (f"{names[seat]}: bid for the {cards} ({sum(obs.offer):+d} in all). The {side} bid that nobody "
+                f"matched takes them all.")
 
     def hand_scores(self, hand, events):
         totals, out = [0] * hand.rules.num_players, []
