@@ -119,9 +119,10 @@ def check_beats_one_higher(beat_one_higher):
         return wrong(E2, f"your lead, {lead.text()}, could still be luck", "make it win every time it can")
     if abs(lead.mean) < 1e-9:
         return wrong(E2, f"on average you only break even ({lead.text()})",
-                     "one-higher bids one above the prize: what beats that?")
+                     "one-higher bids the cheapest card above the prize (one above, when it still holds it): what beats that?")
     return wrong(E2, f"one-higher leads you: {lead.text().replace('+', '', 1).replace('-', '', 1)}",
-                 "one-higher bids one above the prize: bid two above, or give the prize up cheaply")
+                 "one-higher bids the cheapest card above the prize (one above, when it still holds it), else its lowest card: "
+                 "bid two above, or give the prize up cheaply")
 
 
 @functools.lru_cache(maxsize=1)
