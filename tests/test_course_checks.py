@@ -117,13 +117,13 @@ def _beat_if_seat_one(observation):
 
 
 def _interval(k, ddof):
-    """The demo interval with ``k`` standard errors (``ddof=0``: np.std's default)."""
+    """The demo interval with ``k`` standard errors (``ddof=0``: np.std's default; "t for n": the wrong degrees of freedom)."""
     from scipy import stats
 
     from gopskit.course import classroom
 
     gaps = classroom.demo_pairing(classroom.demo_tournament(), "equilibrium", "one-higher")
-    t = stats.t.ppf(0.975, len(gaps) - 1) if k == "t" else k
+    t = (stats.t.ppf(0.975, len(gaps) - 1) if k == "t" else stats.t.ppf(0.975, len(gaps)) if k == "t for n" else k)
     half = t * np.std(gaps, ddof=ddof) / np.sqrt(len(gaps))
     return np.mean(gaps) - half, np.mean(gaps) + half
 
@@ -221,7 +221,8 @@ CASES = {
                                           (0, "break even")]),
     "check_interval": ([_demo_interval(), _interval("t", 1)], [
         ((0, 1), "centred"), ((1, 0), "above the high end"), ("low", "two numbers"),
-        (_interval(1.96, 1), "uses 1.96"), (_interval("t", 0), "without ddof=1"), (_interval(1.96, 0), "for two reasons")]),
+        (_interval(1.96, 1), "uses 1.96"), (_interval("t", 0), "without ddof=1"), (_interval(1.96, 0), "for two reasons"),
+        (_interval("t for n", 1), "Student's t for n degrees of freedom (10); use n - 1 = 9")]),
     "check_tie_rule": (["carry", " Carry "], [("discard", "5.00 under discard"), ("both", "name of a tie rule"), ("no difference", "the tie rule does matter")]),
     "check_endgame": ([_ENDGAME, (*_ENDGAME[:2], [(1, 0), (0, 1)])], [
         ((_ENDGAME[1], _ENDGAME[0]), "swapped"), (([[10, 15], [16, 10]], [[0, 22], [21, 0]]), "rows and columns"),
@@ -408,3 +409,14 @@ def test_a_number_written_as_text_is_told_to_drop_the_quotes():
     # text that is no number, and text where text is wanted, get no such advice
     assert "without quotes" not in checks.check_endgame_mix("half").message
     assert "without quotes" not in checks.check_tie_rule("8").message
+
+
+def test_interval_with_t_for_n_degrees_of_freedom_is_rejected_even_rounded():
+    """t for n and for n - 1 differ by under 0.01 in the half-width: the check must still tell them apart."""
+    wrong_t = _interval("t for n", 1)
+    for answer in (wrong_t, tuple(round(v, 2) for v in wrong_t)):
+        feedback = checks.check_interval(answer)
+        assert feedback.status == "wrong" and "use n - 1" in feedback.message, feedback
+        assert "correct" not in feedback.text()
+    right = _interval("t", 1)
+    assert checks.check_interval(tuple(round(v, 2) for v in right)).ok

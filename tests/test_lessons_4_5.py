@@ -494,3 +494,145 @@ def test_lessons_4_and_5_qualify_zero_sum_and_equilibrium_claims():
         assert "**general-sum** otherwise (Gops for three" in five and "**constant-sum**" in five
         assert "for one that uses randomness it says so instead of printing a number" in five
         assert "starting with a letter, and not the name of a bot" in five and "the earlier file is kept" in five
+
+
+# ---------------------------------------- the second audit of the lessons (lessons-fix) --
+def _versions(name):
+    return {"teacher": _text(name), "student": _text(name, teacher=False)}
+
+
+def test_lesson5_each_pairing_plays_its_own_seeded_deals_from_both_seats():
+    """Old text: 'every entry plays every other, from both seats, on the same seeded deals' and 'whatever separates
+    their rows comes from chance (the random draws of the entries that mix)': each pairing draws its own deals."""
+    from gopskit.arena.tournament import Tournament
+
+    tables = Tournament(make_rules("goofspiel", num_cards=4), ["random", "match-prize", "one-higher"], games=5,
+                        seed=1).tables()
+    seeds = [set(table.seeds) for table in tables]
+    assert all(len(table.seatings) == 2 for table in tables)  # both seats, the same seeds in each seating
+    assert all(a.isdisjoint(b) for a, b in itertools.combinations(seeds, 2))  # every pairing its own deals
+    for version, text in _versions(L5).items():
+        assert "on the same seeded deals" not in text and "the random draws of the entries that mix)" not in text
+        assert "Each pairing plays its own seeded deals, each deal from both seats" in text, version
+        assert "each pairing plays its own seeded deals, so ada and one-higher meet each opponent on different" in text
+    teacher = _text(L5)
+    assert "share entries and deals" not in teacher and "share entries, though not deals" in teacher
+
+
+def test_lesson5_one_higher_and_ada_are_described_as_they_play():
+    """'wins the prize by one card whenever it can' / 'bids one above the prize' is not the rule: the cheapest card
+    above the prize, else the lowest. Holding 1 and 4 with the 2 turned, both bid the 4."""
+    from gopskit.agents import make_agent
+    from gopskit.course import pure
+    from gopskit.course.checks import check_beats_one_higher
+
+    state = pure._position_state(make_rules("goofspiel", num_cards=4), (1, 4), (2, 3), (2, 3), 2)
+    observation = state.observation(0)
+    assert make_agent("one-higher").act(observation) == classroom.ada(observation) == 4
+    rule = "the cheapest card above the prize (one above, when"
+    for version, text in _versions(L5).items():
+        assert "wins the prize by one card whenever it can" not in text, version
+        assert "wins each prize by one card where she can" not in text, version
+        assert f"*one-higher* bids {rule} it still holds it), and its lowest card" in text, version
+        assert f"`ada` bids {rule} she still holds it)" in text, version
+    for answer in (_copy, lambda observation: observation.prize):  # breaks even; trails
+        message = check_beats_one_higher(answer).text()
+        assert "one-higher bids one above the prize" not in message and "cheapest card above the prize" in message
+
+
+def test_lesson5_sampled_games_are_counted_per_seat_as_the_checker_plays_them():
+    from gopskit.course.strategies import SAMPLED_GAMES, seat_leads
+
+    def coin(observation):
+        import random
+        return random.choice(observation.legal_moves)
+
+    assert seat_leads(coin, "random", 3).overall.games == 2 * SAMPLED_GAMES
+    for version, text in _versions(L5).items():
+        assert f"played {SAMPLED_GAMES} times from each seat instead ({2 * SAMPLED_GAMES} games in all)" in text, version
+
+
+def test_lesson4_the_spoiler_also_gives_up_when_it_trails_by_its_give_up_margin():
+    from gopskit.agents import make_agent
+
+    spoiler = make_agent("gops3-spoiler")
+    for version, text in _versions(L4).items():
+        assert f"or until it trails the leader by more than {spoiler.give_up} points; then it plays" in text, version
+
+
+def _dc_value(first, second, win_draw_loss: bool) -> float:
+    """Divide and Conquer with first-half hands ``first``/``second`` (swapped for the second half), solved by this
+    test's own backward induction and LP: payoff tricks won minus lost, or the sign of that (win, draw, loss)."""
+    import functools
+
+    from scipy.optimize import linprog
+
+    from gopskit.agents.divide_and_conquer import beats
+
+    def game_value(A):
+        m, n = A.shape
+        r = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-A.T, np.ones(n)], b_ub=np.zeros(n),
+                    A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0], bounds=[(0, None)] * m + [(None, None)],
+                    method="highs")
+        return float(r.x[-1])
+
+    @functools.lru_cache(maxsize=None)
+    def value(mine, theirs, lead, half):
+        if not mine:
+            if half == 1:
+                return value(frozenset(second), frozenset(first), lead, 2)
+            return float(np.sign(lead)) if win_draw_loss else float(lead)
+        A = np.array([[value(mine - {x}, theirs - {y}, lead + (1 if beats(x, y) else -1), half) for y in sorted(theirs)]
+                      for x in sorted(mine)])
+        if A.min(axis=1).max() == A.max(axis=0).min():
+            return float(A.min(axis=1).max())
+        return game_value(A)
+
+    return value(frozenset(first), frozenset(second), 0, 1)
+
+
+def test_lesson4_divide_and_conquer_payoff_is_named_and_the_deal_is_fair_either_way():
+    """The kit solves each half on tricks won minus lost; the game is won on total tricks. The lesson's deal is worth 0
+    both ways (this test's own solver, over the whole ten tricks)."""
+    strong, weak = [2, 7, 9, 10, 12], [3, 4, 5, 6, 8]
+    halves = variants.swap_fairness(strong, weak)
+    assert _dc_value(strong, weak, win_draw_loss=False) == pytest.approx(halves.total, abs=1e-7) == pytest.approx(0)
+    assert _dc_value(strong, weak, win_draw_loss=True) == pytest.approx(0, abs=1e-7)
+    for version, text in _versions(L4).items():
+        assert "(each trick a small matrix game, solved exactly)" not in text, version
+        assert "So it counts tricks won minus tricks lost, while the game is won by whoever takes more tricks in all" in text
+        assert "scoring a win, a draw or a loss instead also gives this deal a value of 0" in text, version
+        assert f"strong, weak = {strong}, {weak}" in text, version
+    assert "with tricks won minus tricks lost as the payoff (the game itself is won on the total" in _text(L4)
+
+
+def test_lesson4_formal_track_endgame_numbers_are_the_engines():
+    """The fractions and payoffs the formal track writes out (140/11, 462/43, 22/43, 6/11, 5/11, 21/43, (16, 21),
+    (15, 22), -37), recomputed from the engine's endgame tables."""
+    from fractions import Fraction as F
+
+    A, B = (np.asarray(m).astype(int).tolist() for m in variants.Gops3Endgame().matrices())
+    (a00, a01), (a10, a11) = A
+    (b00, b01), (b10, b11) = B
+    q = F(a11 - a01, a00 - a01 - a10 + a11)  # player 2's equilibrium mix: player 1 indifferent
+    p = F(b11 - b10, b00 - b10 - b01 + b11)  # player 1's equilibrium mix: player 2 indifferent
+    safe1 = F(a11 - a10, a00 - a01 - a10 + a11)  # player 1's maxmin mix over its own table
+    safe2 = F(b11 - b01, b00 - b01 - b10 + b11)  # player 2's maxmin mix over its own table
+    v1, v2 = q * a00 + (1 - q) * a01, p * b00 + (1 - p) * b10
+    pure = [(i, j) for i in range(2) for j in range(2)
+            if A[i][j] == max(A[0][j], A[1][j]) and B[i][j] == max(B[i])]
+    assert pure == [(0, 1), (1, 0)]
+    pays = [(A[i][j], B[i][j]) for i, j in pure]
+    text = " ".join(_text(L4).split())
+
+    def frac(x):
+        return f"{x.numerator}/{x.denominator}"
+
+    assert f"A = [[{a00}, {a01}], [{a10}, {a11}]]" in text and f"B = [[{b00}, {b01}], [{b10}, {b11}]]" in text
+    assert f"= {frac(q)}" in text and f"p = {frac(p)}" in text
+    assert f"= {frac(v1)} \\approx {float(v1):.2f}" in text and f"= {frac(v2)} \\approx {float(v2):.2f}" in text
+    assert f"$(16, 21)$ and $(15, 22)$" in text and pays == [(16, 21), (15, 22)]
+    assert f"$(16, 21, {-sum(pays[0])})$ and $(15, 22, {-sum(pays[1])})$" in text and sum(pays[0]) == sum(pays[1])
+    assert (f"${frac(v1)}$ and ${frac(v2)}$" in text and f"${frac(p)}$ and ${frac(q)}$" in text
+            and f"${frac(safe1)}$ and ${frac(safe2)}$" in text)
+    assert f"lower than {min(A[0][1], A[1][0])} and {min(B[0][1], B[1][0])}" in text

@@ -80,6 +80,7 @@ def as_agent(strategy, name: str | None = None) -> Agent:
 
 
 SEATS = (0, 1)
+SAMPLED_GAMES = 4000  # games from each seat for a strategy that uses randomness (it cannot be enumerated)
 
 
 def strategy_problem(strategy, num_cards: int = 5, seed: int = 0, opponent="random", seats=SEATS,
@@ -225,7 +226,7 @@ class _DeterministicOpponent(FunctionAgent):
         return {card: 1.0}
 
 
-def exact_lead(strategy, opponent="random", num_cards: int = 4, *, seat: int = 0, games: int = 4000, seed: int = 0,
+def exact_lead(strategy, opponent="random", num_cards: int = 4, *, seat: int = 0, games: int = SAMPLED_GAMES, seed: int = 0,
                **options) -> Lead:
     """Expected points a game by which ``strategy`` (in ``seat``, 0 or 1) leads ``opponent``, without sampling noise.
 
@@ -290,7 +291,7 @@ SEAT_HINT = ("observation.player is your seat (0 or 1): your own entries are [ob
              "your opponent's [1 - observation.player]")
 
 
-def seat_leads(strategy, opponent="random", num_cards: int = 4, *, games: int = 4000, seed: int = 0,
+def seat_leads(strategy, opponent="random", num_cards: int = 4, *, games: int = SAMPLED_GAMES, seed: int = 0,
                **options) -> SeatLeads:
     """:func:`exact_lead` from seat 1 and from seat 2, and the lead over both (see :class:`SeatLeads`).
 

@@ -119,9 +119,10 @@ def check_beats_one_higher(beat_one_higher):
         return wrong(E2, f"your lead, {lead.text()}, could still be luck", "make it win every time it can")
     if abs(lead.mean) < 1e-9:
         return wrong(E2, f"on average you only break even ({lead.text()})",
-                     "one-higher bids one above the prize: what beats that?")
+                     "one-higher bids the cheapest card above the prize (one above, when it still holds it): what beats that?")
     return wrong(E2, f"one-higher leads you: {lead.text().replace('+', '', 1).replace('-', '', 1)}",
-                 "one-higher bids one above the prize: bid two above, or give the prize up cheaply")
+                 "one-higher bids the cheapest card above the prize (one above, when it still holds it), else its lowest card: "
+                 "bid two above, or give the prize up cheaply")
 
 
 @functools.lru_cache(maxsize=1)
@@ -188,9 +189,14 @@ def check_interval(interval):
         return wrong(E4, f"the interval should be centred on the mean difference, {mean:+.2f}; yours is centred "
                          f"on {centre:+.2f}", "centre = the mean of gaps")
     half = (high - low) / 2
+    t_n = float(stats.t.ppf(0.975, n))  # the slip: n degrees of freedom instead of n - 1
+    slips = {"t for n": t_n * sd / n ** 0.5, "ddof": t * sd_n / n ** 0.5, "1.96": 1.96 * sd / n ** 0.5,
+             "1.96 and ddof": 1.96 * sd_n / n ** 0.5}
+    nearest = min(slips, key=lambda name: abs(half - slips[name]))
 
     def near(value: float) -> bool:
-        return abs(half - value) < 0.01
+        # within rounding, and nearer the right width than any slip (t for n and for n - 1 differ by under 0.01)
+        return abs(half - value) < 0.01 and abs(half - value) <= abs(half - slips[nearest])
 
     if near(half_t):
         verdict = ("0 lies inside it: over these deals the equilibrium and one-higher are tied within noise; "
@@ -199,6 +205,10 @@ def check_interval(interval):
         return correct(E4, f"{low:+.2f} to {high:+.2f} over {n} deals, with Student's t for {n - 1} degrees of freedom "
                            f"({t:.2f}), as the kit's table does. {verdict}.")
     ddof = "np.std(gaps) without ddof=1 divides by n; the sample standard deviation divides by n - 1"
+    if near(slips["t for n"]):
+        return wrong(E4, f"your half-width {half:.3f} is a little too narrow: it uses {t_n:.3f}, that is Student's t "
+                         f"for n degrees of freedom ({n}); use n - 1 = {n - 1} ({t:.3f}), because the mean of the "
+                         "gaps uses one up", "stats.t.ppf(0.975, len(gaps) - 1)")
     if near(t * sd_n / n ** 0.5):
         return wrong(E4, f"your half-width {half:.2f} is a little too narrow: {ddof}",
                      "np.std(gaps, ddof=1)")
