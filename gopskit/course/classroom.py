@@ -47,7 +47,7 @@ DEMO_FILE = pathlib.Path(__file__).resolve().parents[1] / "data" / "lesson5-demo
 
 # -------------------------------------------------------- example students --
 def ada(observation):
-    """Win each prize by one card, where it can; otherwise throw away the lowest card."""
+    """The cheapest card above the prize, where it holds one; otherwise throw away the lowest card."""
     higher = [card for card in observation.legal_moves if card > observation.prize]
     return min(higher) if higher else min(observation.legal_moves)
 
