@@ -1,0 +1,85 @@
+"""Screen audit 3 of the classroom pages: what the teacher's page shows must read right and be true.
+
+The leaderboard gives equal records one place and writes a shared win as a
+share; the sentence above the room code reads as one sentence in every mode;
+room codes hold no projector look-alikes; the code's box keeps clear of the
+line under it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gopskit.classroom import ClassroomStore
+from gopskit.classroom import html as pages
+from gopskit.classroom.reports import leaderboard
+
+
+def _finished(people, scores, winners, names=None):
+    names = names or people
+    return {"status": "finished", "names": list(names), "kinds": ["student"] * len(people), "people": list(people),
+            "scores": list(scores), "winners": list(winners)}
+
+
+def _cells(html_text: str) -> list[list[str]]:
+    body = html_text.split("<tbody>")[1].split("</tbody>")[0]
+    return [re.findall(r"<td>(.*?)</td>", row) for row in body.split("</tr>") if row]
+
+
+# ------------------------------------------------------------ 1. leaderboard ---
+def test_equal_records_share_a_place_and_the_next_counts_everyone_above():
+    """The audit: two students with one drawn game each (½ win, 0.00 points a game) were placed 1 and 2."""
+    rows = leaderboard([_finished(["Alice", "Bob"], [0, 0], [0, 1])])
+    assert [(r["place"], r["name"]) for r in rows] == [(1, "Alice"), (1, "Bob")]
+    tables = [_finished(["Ann", "Bob"], [3, 3], [0, 1]), _finished(["Cy", "Dee"], [3, 3], [0, 1]),
+              _finished(["Eve", "Fay"], [5, 1], [0])]
+    rows = leaderboard(tables)
+    assert [(r["place"], r["name"]) for r in rows] == [(1, "Eve"), (2, "Ann"), (2, "Bob"), (2, "Cy"), (2, "Dee"),
+                                                       (6, "Fay")]
+    assert [c[0] for c in _cells(pages.leaderboard_html(rows))] == ["1", "2", "2", "2", "2", "6"]
+
+
+def test_records_are_compared_exactly_so_equal_ones_tie_and_near_ones_do_not():
+    # six three-way shares make two wins, as two wins alone do (added as floats they make 1.9999999999999998)
+    three = [_finished(["Ann", "Bob", "Cy"], [2, 2, 2], [0, 1, 2]) for _ in range(6)]
+    duel = [_finished(["Dee", "Eve"], [2, 1], [0])] * 2 + [_finished(["Dee", "Eve"], [2, 3], [1])] * 4
+    places = {r["name"]: r["place"] for r in leaderboard(three + duel)}
+    assert places == {"Eve": 1, "Ann": 2, "Bob": 2, "Cy": 2, "Dee": 2}
+    # equal wins, 2/3 and 0.67 points per game: near, not equal, so two places
+    rows = leaderboard([_finished(["Ann", "Bob"], [2, 0], []), _finished(["Ann", "Bob"], [0, 0], []),
+                        _finished(["Ann", "Bob"], [0, 0], []), _finished(["Cy", "Dee"], [0.67, 0], [])])
+    places = {r["name"]: r["place"] for r in rows}
+    assert places["Cy"] == 1 and places["Ann"] == 2 and places["Bob"] == places["Dee"] == 3
+
+
+def test_a_shared_win_is_written_as_a_share_and_explained_under_the_table():
+    rows = leaderboard([_finished(["Alice", "Bob"], [0, 0], [0, 1])])
+    shown = pages.leaderboard_html(rows)
+    assert [c[3] for c in _cells(shown)] == ["½", "½"] and "0.5" not in shown
+    assert "A win shared by two players on equal top scores (a draw) counts ½ to each." in shown
+    rows = leaderboard([_finished(["Ann", "Bob", "Cy"], [2, 2, 1], [0, 1]), _finished(["Ann", "Bob", "Cy"], [2, 2, 2], [0, 1, 2])])
+    shown = pages.leaderboard_html(rows)
+    assert [c[3] for c in _cells(shown)] == ["⅚", "⅚", "⅓"]
+    assert "½ when two share it, ⅓ when three do." in shown
+    # no shared win: no note, whole numbers
+    shown = pages.leaderboard_html(leaderboard([_finished(["Ann", "Bob"], [3, 1], [0])]))
+    assert [c[3] for c in _cells(shown)] == ["1", "0"] and "shared" not in shown
+
+
+def test_the_terminal_status_ranks_and_words_shared_wins_as_the_page_does(tmp_path, capsys):
+    from gopskit.cli import main
+
+    store = ClassroomStore(str(tmp_path / "c.sqlite3"))
+    room = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+    keys = [store.join(room.code, name).player_key for name in ("Ann", "Bob")]
+    store.pair_waiting(room.teacher_key, seed=1)
+    seats = [store.claim_seat(k).seat_key for k in keys]
+    while (view := store.seat_view(seats[0])).status == "playing":  # both bid the same card: every prize tied
+        for seat in seats:
+            store.submit(seat, view.observation["hand"][0], view.ply)
+    assert main(["classroom", "status", room.teacher_key, "--db", str(tmp_path / "c.sqlite3")]) == 0
+    out = capsys.readouterr().out
+    assert "  1. Ann: ½ win in 1 game" in out and "  1. Bob: ½ win in 1 game" in out
+    assert "(A win shared by two players on equal top scores (a draw) counts ½ to each.)" in out
