@@ -83,3 +83,47 @@ def test_the_terminal_status_ranks_and_words_shared_wins_as_the_page_does(tmp_pa
     out = capsys.readouterr().out
     assert "  1. Ann: ½ win in 1 game" in out and "  1. Bob: ½ win in 1 game" in out
     assert "(A win shared by two players on equal top scores (a draw) counts ½ to each.)" in out
+
+
+# ------------------------------------------------- 2. the sentence over the code ---
+def _words_before_the_code(shown: str) -> str:
+    """The text above the room code, as a reader sees it: tags dropped, each address replaced by ADDRESS."""
+    import html
+
+    above = shown.split('<div class="gopskit-room-code"')[0]
+    above = re.sub(r"<li>.*?</li>", " ADDRESS ", above)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", above)).split())
+
+
+@pytest.mark.parametrize("page, served_beyond, lan", [
+    ("http://localhost:8866/voila/render/classroom-teacher.ipynb", "0", []),  # served for this computer only
+    ("http://localhost:8866/voila/render/classroom-teacher.ipynb", None, []),  # no network address found
+    ("", None, []),  # the browser has not reported its address yet
+    ("http://localhost:8866/voila/render/classroom-teacher.ipynb", "1", ["192.168.7.20"]),
+    ("http://localhost:8866/voila/render/classroom-teacher.ipynb", "1", ["192.168.7.20", "10.0.0.4"]),
+    ("http://10.1.2.3:8866/voila/render/classroom-teacher.ipynb", None, []),  # a LAN address
+    ("https://hub.school/user/ms-k/voila/render/classroom-teacher.ipynb", None, []),  # a JupyterHub
+])
+def test_the_words_over_the_room_code_are_one_sentence_in_every_mode(tmp_path, monkeypatch, page, served_beyond, lan):
+    """The audit: "Students open the classroom page of this server (classroom.ipynb)." then "and type the room code:"."""
+    import gopskit.widgets.classroom as app_module
+    from gopskit.classroom.tokens import SERVED_BEYOND_ENV
+    from gopskit.widgets.classroom import TeacherApp
+
+    if served_beyond is None:
+        monkeypatch.delenv(SERVED_BEYOND_ENV, raising=False)
+    else:
+        monkeypatch.setenv(SERVED_BEYOND_ENV, served_beyond)
+    monkeypatch.setattr(app_module, "network_addresses", lambda: lan)
+    teacher = TeacherApp(str(tmp_path / "c.sqlite3"))
+    teacher.create()
+    teacher.bridge.page_url = page
+    words = _words_before_the_code(teacher._code_html.value)
+    sentence = re.fullmatch(r"Students open (.+) and type the room code:", words)
+    assert sentence, words
+    middle = sentence.group(1).replace("(classroom.ipynb)", "")  # a file name's dot ends no sentence
+    assert not re.search(r"[.:;!?](\s|$)", middle), words  # nothing ends the sentence before "and type"
+    if "ADDRESS" in words:
+        assert middle.startswith("this address on their laptop")
+    else:
+        assert middle.startswith("the classroom page of this server")
