@@ -127,3 +127,78 @@ def test_the_words_over_the_room_code_are_one_sentence_in_every_mode(tmp_path, m
         assert middle.startswith("this address on their laptop")
     else:
         assert middle.startswith("the classroom page of this server")
+
+
+# ------------------------------------------------------ 3. room codes' alphabet ---
+# what a class reads one for another on a projector or the board (defined here, apart from the kit's own list)
+PROJECTOR_LOOK_ALIKES = ("0OQ", "1IL", "2Z", "5S", "6G", "8B", "UV")
+
+
+def test_no_two_characters_of_the_code_alphabet_look_alike():
+    """The audit: the code shown was 5SD-GGD (5/S and 6/G side by side); the alphabet also had 2/Z, 8/B, U/V."""
+    from gopskit.classroom.tokens import CODE_ALPHABET, LOOK_ALIKES
+
+    assert len(set(CODE_ALPHABET)) == len(CODE_ALPHABET)
+    for group in PROJECTOR_LOOK_ALIKES + LOOK_ALIKES:
+        assert len(set(group) & set(CODE_ALPHABET)) <= 1, group
+    assert not set("0O1IL") & set(CODE_ALPHABET)
+
+
+def test_the_numbers_said_about_the_codes_follow_from_the_alphabet():
+    import math
+    from pathlib import Path
+
+    from gopskit.classroom import tokens
+
+    size, codes = len(tokens.CODE_ALPHABET), len(tokens.CODE_ALPHABET) ** tokens.CODE_LENGTH
+    bits = round(tokens.PASSCODE_GROUPS * tokens.PASSCODE_GROUP * math.log2(size))
+    doc = " ".join(tokens.__doc__.split())
+    assert f"{size} letters and digits" in doc and f"so {codes:,} codes" in doc and f"about {bits} bits" in doc
+    assert f"{len(tokens.OLD_CODE_ALPHABET)} characters" in doc
+    guide = " ".join((Path(__file__).parents[1] / "docs" / "classroom.md").read_text().split())
+    assert f"six of {size} letters and digits" in guide and f"{codes:,} codes" in guide
+    assert tokens.CODE_LENGTH == 6 and "six characters" in doc
+
+
+@pytest.mark.parametrize("typed, stored", [
+    ("kq7-f3m", "KQ7F3M"), ("KO7F3M", "KQ7F3M"), ("k07 f3m", "KQ7F3M"),
+    ("A5S-66G", "A55666"), ("zz2-8b8", "222888"), ("UVU-VUV", "VVVVVV"),
+])
+def test_a_typed_look_alike_is_read_as_the_alphabets_character(typed, stored):
+    from gopskit.classroom.tokens import CODE_ALPHABET, normal_code
+
+    assert normal_code(typed) == stored and set(stored) <= set(CODE_ALPHABET)
+
+
+def test_codes_with_one_i_or_l_are_refused_with_the_reason():
+    from gopskit.classroom.errors import AccessError
+    from gopskit.classroom.tokens import normal_code
+
+    for typed in ("KQ1-F3M", "kqi-f3m", "KQL-F3M"):
+        with pytest.raises(AccessError, match="room codes have no 1, I or L"):
+            normal_code(typed)
+
+
+def test_fresh_codes_and_passcodes_use_only_the_new_alphabet():
+    from gopskit.classroom.tokens import CODE_ALPHABET, new_passcode, new_room_code
+
+    drawn = "".join(new_room_code() for _ in range(400)) + "".join(new_room_code(seed=s) for s in range(100))
+    assert set(drawn) <= set(CODE_ALPHABET) and set(drawn) == set(CODE_ALPHABET)
+    assert set("".join(new_passcode() for _ in range(200)).replace("-", "")) <= set(CODE_ALPHABET)
+
+
+def test_a_room_opened_with_the_old_alphabet_is_still_joined_by_its_code(tmp_path):
+    """A store kept from an older kit may hold an open room coded 5SD-GGD: typed as shown, it is that room;
+    the same letters read as look-alikes (55D-66D) are another room, if one is open."""
+    from gopskit.classroom.errors import RoomError
+
+    store = ClassroomStore(str(tmp_path / "c.sqlite3"))
+    old = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+    new = store.create_room("goofspiel", {"num_cards": 3}, auto_pair=False)
+    for room, code in ((old, "5SDGGD"), (new, "55D66D")):  # as an older kit stored them
+        store.db.run(lambda tx, room=room, code=code: tx.run("UPDATE rooms SET code = ? WHERE code = ?", (code, room.code)))
+    assert store.lobby(store.join("5sd-ggd", "Ann").player_key).room == "5SDGGD"
+    assert store.lobby(store.join("55D-66D", "Bob").player_key).room == "55D66D"
+    assert store.lobby(store.join("5SDG6D", "Cy").player_key).room == "55D66D"  # not the old code: read as the new one
+    with pytest.raises(RoomError, match="there is no room 5SD-GGX"):
+        store.join("5SD-GGX", "Dee")
