@@ -202,3 +202,14 @@ def test_a_room_opened_with_the_old_alphabet_is_still_joined_by_its_code(tmp_pat
     assert store.lobby(store.join("5SDG6D", "Cy").player_key).room == "55D66D"  # not the old code: read as the new one
     with pytest.raises(RoomError, match="there is no room 5SD-GGX"):
         store.join("5SD-GGX", "Dee")
+
+
+# ------------------------------------------------------ 4. room the code box keeps ---
+def test_the_room_code_box_keeps_clear_of_the_lines_around_it():
+    """The audit: on the teacher's page the code's dashed box touched the warning line under it."""
+    rule = re.search(r"\.gopskit-room-code\s*\{([^}]*)\}", pages.CLASSROOM_CSS).group(1)
+    margin = re.search(r"(?<![-\w])margin:\s*([^;]+);", rule)
+    assert margin, rule
+    sides = [float(v.removesuffix("px")) for v in margin.group(1).split()]
+    top, bottom = {1: (sides[0],) * 2, 2: (sides[0],) * 2, 3: (sides[0], sides[2]), 4: (sides[0], sides[2])}[len(sides)]
+    assert bottom >= 10 and top >= 4  # the warning under the code, the sentence over it

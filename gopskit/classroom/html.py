@@ -41,7 +41,8 @@ def pairing_words(pairing: str) -> str:
 
 CLASSROOM_CSS = """
 .gopskit-room-code { font: 700 calc(var(--gopskit-px, 1px) * 64)/1.1 ui-monospace, Menlo, Consolas, monospace; letter-spacing: .12em;
-  color: #1b3a5c; padding: 8px 18px; border: 3px dashed #1b3a5c; border-radius: 12px; display: inline-block; }
+  color: #1b3a5c; padding: 8px 18px; border: 3px dashed #1b3a5c; border-radius: 12px; display: inline-block;
+  margin: 4px 0 14px; }
 .gopskit-room-code span { color: #999; }
 .gopskit-classroom h2 { margin: 6px 0; }
 .gopskit-people { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; padding: 0; list-style: none; }
