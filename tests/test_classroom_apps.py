@@ -57,7 +57,7 @@ def test_room_code_and_leaderboard_html():
                "scores": [5, 1], "winners": [0]}]
     rows = leaderboard(tables)
     assert [(r["name"], r["wins"], r["games"]) for r in rows] == [("Bob", 1.5, 2), ("Ann", 0.5, 1)]
-    assert "<td>1.5</td>" in pages.leaderboard_html(rows) and pages.leaderboard_html([]).startswith("<div")
+    assert "<td>1½</td>" in pages.leaderboard_html(rows) and pages.leaderboard_html([]).startswith("<div")
     assert "<td>4.00</td>" in pages.leaderboard_html(rows)  # Bob's points per game, two decimals as in the tournament table
 
 

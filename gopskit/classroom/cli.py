@@ -128,7 +128,7 @@ def _check_bot(bot: str, game: str, options: dict) -> None:
 def _status(args) -> int:
     from ..agents.labels import bot_label
     from ..games.wording import describe_game  # the pages' words for the game, without their UI
-    from .html import _number, _state_word, code_text, pairing_words
+    from .html import _number, _state_word, code_text, pairing_words, shared_wins_note, wins_text
 
     overview = _store(args).overview(args.key)
     settings = overview.settings
@@ -144,9 +144,11 @@ def _status(args) -> int:
         print(f"  table {t['number']}: {_table_line(t)}")
     print("leaderboard:" if overview.leaderboard else "leaderboard: empty until a game finishes")
     for row in overview.leaderboard:
-        wins = f"{_number(row['wins'])} {'win' if row['wins'] == 1 else 'wins'}"
+        wins = f"{wins_text(row['wins'])} {'win' if 0 < row['wins'] <= 1 else 'wins'}"
         print(f"  {row['place']}. {row['name']}: {wins} in {counted(row['games'], 'game')}, "
               f"{row['points_per_game']:.1f} points per game")
+    if shared_wins_note(overview.leaderboard):  # equal records share a place (1, 1, 3); a shared win is a share
+        print(f"  ({shared_wins_note(overview.leaderboard)})")
     return 0
 
 

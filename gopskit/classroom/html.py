@@ -41,7 +41,8 @@ def pairing_words(pairing: str) -> str:
 
 CLASSROOM_CSS = """
 .gopskit-room-code { font: 700 calc(var(--gopskit-px, 1px) * 64)/1.1 ui-monospace, Menlo, Consolas, monospace; letter-spacing: .12em;
-  color: #1b3a5c; padding: 8px 18px; border: 3px dashed #1b3a5c; border-radius: 12px; display: inline-block; }
+  color: #1b3a5c; padding: 8px 18px; border: 3px dashed #1b3a5c; border-radius: 12px; display: inline-block;
+  margin: 4px 0 14px; }
 .gopskit-room-code span { color: #999; }
 .gopskit-classroom h2 { margin: 6px 0; }
 .gopskit-people { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; padding: 0; list-style: none; }
@@ -255,15 +256,60 @@ def tables_html(tables, show_finished: int = 12) -> str:
     return f'<div class="gopskit-tables">{cards}</div>'
 
 
+_VULGAR = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾", (1, 5): "⅕", (2, 5): "⅖", (3, 5): "⅗",
+           (4, 5): "⅘", (1, 6): "⅙", (5, 6): "⅚", (1, 8): "⅛", (3, 8): "⅜", (5, 8): "⅝", (7, 8): "⅞"}
+_SHARED_BY = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def wins_text(wins) -> str:
+    """A leaderboard's wins, shares of shared wins written as fractions: ``'1½'``, ``'⅓'``, ``'2'``.
+
+    >>> wins_text(1.5), wins_text(0.5), wins_text(2), wins_text(1 / 3 + 1 / 2), wins_text(5 / 12)
+    ('1½', '½', '2', '⅚', '5/12')
+    """
+    from fractions import Fraction
+
+    value = Fraction(float(wins)).limit_denominator(840)  # sums of 1/k for k up to 8 winners: exact
+    whole, part = divmod(value, 1)
+    if not part:
+        return str(whole)
+    glyph = _VULGAR.get((part.numerator, part.denominator), f"{part.numerator}/{part.denominator}")
+    return (f"{whole} " if whole and "/" in glyph else str(whole) if whole else "") + glyph
+
+
+def shared_wins_note(rows) -> str:
+    """The sentence under a leaderboard that shows a share of a win, or ``""`` when every win is whole.
+
+    >>> shared_wins_note([{"shares": [2]}])
+    'A win shared by two players on equal top scores (a draw) counts ½ to each.'
+    >>> shared_wins_note([{"shares": [2]}, {"shares": [2, 3]}])
+    'A win shared by players on equal top scores counts as a share to each: ½ when two share it, ⅓ when three do.'
+    """
+    shares = sorted({k for r in rows for k in r.get("shares", ())})
+    if not shares:
+        return ""
+    if shares == [2]:
+        return "A win shared by two players on equal top scores (a draw) counts ½ to each."
+    parts = [f"{wins_text(1 / k)} when {_SHARED_BY.get(k, str(k))} {'share it' if i == 0 else 'do'}"
+             for i, k in enumerate(shares)]
+    return f"A win shared by players on equal top scores counts as a share to each: {', '.join(parts)}."
+
+
 def leaderboard_html(rows) -> str:
-    """The leaderboard as a table (place, name, games, wins, points per game)."""
+    """The leaderboard as a table (place, name, games, wins, points per game); equal records share a place.
+
+    A share of a shared win is written as a fraction (``½``), and a note under
+    the table says what it counts (see :func:`shared_wins_note`).
+    """
     if not rows:
         return '<div class="gopskit-caption">The leaderboard fills as games finish.</div>'
     body = "".join(
         f"<tr><td>{r['place']}</td><td>{escape(r['name'])}</td><td>{r['games']}</td>"
-        f"<td>{_number(r['wins'])}</td><td>{fixed(r['points_per_game'])}</td></tr>" for r in rows)
+        f"<td>{wins_text(r['wins'])}</td><td>{fixed(r['points_per_game'])}</td></tr>" for r in rows)
+    note = shared_wins_note(rows)
+    note = f'<div class="gopskit-caption">{escape(note)}</div>' if note else ""
     return ('<table class="gopskit-leaderboard"><thead><tr><th>#</th><th>Name</th><th>Games</th><th>Wins</th>'
-            f"<th>Points per game</th></tr></thead><tbody>{body}</tbody></table>")
+            f"<th>Points per game</th></tr></thead><tbody>{body}</tbody></table>{note}")
 
 
 def overview_html(overview, describe=game_line) -> str:
@@ -296,5 +342,5 @@ def _number(value) -> str:
     return str(int(value)) if value == int(value) else f"{value:.1f}"
 
 
-__all__ = ["PAIRING_WORDS", "SEAT_KIND_WORDS", "code_text", "download_link_html", "is_loopback", "student_addresses", "students_address_html", "game_line", "leaderboard_html", "lobby_html", "overview_html", "pairing_words", "people_html",
+__all__ = ["PAIRING_WORDS", "SEAT_KIND_WORDS", "code_text", "download_link_html", "is_loopback", "student_addresses", "students_address_html", "game_line", "leaderboard_html", "shared_wins_note", "wins_text", "lobby_html", "overview_html", "pairing_words", "people_html",
            "room_code_html", "style_block", "table_card_html", "tables_html"]

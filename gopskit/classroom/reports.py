@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from fractions import Fraction
 
 from .challenges import open_challenges
 from .db import Tx
@@ -149,14 +150,22 @@ def public_scores(state):
 
 
 def leaderboard(tables: list[dict]) -> list[dict]:
-    """Students ranked by wins (a shared win counts as a share), then points per game.
+    """Students ranked by wins (a win shared by ``k`` players counts ``1/k`` to each), then points per game.
 
-    Only finished games count; bots are left out.
+    Only finished games count; bots are left out. Equal records (the same
+    wins and the same points per game, compared exactly) share a place, and
+    the next record's place counts everyone above it: 1, 1, 3. Each row says
+    in ``shares`` how many players shared each of its shared wins (sorted,
+    without repeats), so a page can explain a fractional win.
 
     >>> t = {"status": "finished", "names": ["Ann", "bot (bot)"], "kinds": ["student", "bot"],
     ...      "people": ["a", None], "scores": [9, 6], "winners": [0]}
     >>> leaderboard([t])[0]["name"], leaderboard([t])[0]["wins"]
     ('Ann', 1.0)
+    >>> draw = {"status": "finished", "names": ["Ann", "Bob"], "kinds": ["student", "student"],
+    ...         "people": ["a", "b"], "scores": [3, 3], "winners": [0, 1]}
+    >>> [(r["place"], r["name"], r["wins"], r["shares"]) for r in leaderboard([draw])]
+    [(1, 'Ann', 0.5, [2]), (1, 'Bob', 0.5, [2])]
     """
     rows: dict[str, dict] = {}
     for table in tables:
@@ -165,15 +174,24 @@ def leaderboard(tables: list[dict]) -> list[dict]:
         for seat, (person, name) in enumerate(zip(table["people"], table["names"])):
             if person is None:
                 continue
-            row = rows.setdefault(person, {"name": name, "games": 0, "wins": 0.0, "points": 0.0})
+            row = rows.setdefault(person, {"name": name, "games": 0, "won": Fraction(0), "scored": Fraction(0),
+                                           "shares": set()})
             row["games"] += 1
-            row["points"] += float(table["scores"][seat])
+            row["scored"] += Fraction(table["scores"][seat])
             if seat in table["winners"]:
-                row["wins"] += 1.0 / len(table["winners"])
-    ranked = sorted(rows.values(), key=lambda r: (-r["wins"], -r["points"] / r["games"], r["name"]))
-    for place, row in enumerate(ranked, 1):
-        row["place"] = place
-        row["points_per_game"] = row["points"] / row["games"]
+                row["won"] += Fraction(1, len(table["winners"]))
+                if len(table["winners"]) > 1:
+                    row["shares"].add(len(table["winners"]))
+    records = {id(r): (r.pop("won"), r["scored"] / r["games"]) for r in rows.values()}  # exact: ties are ties
+    ranked = sorted(rows.values(), key=lambda r: (-records[id(r)][0], -records[id(r)][1], r["name"]))
+    for index, row in enumerate(ranked):
+        wins, per_game = records[id(row)]
+        before = ranked[index - 1] if index else None
+        row["place"] = before["place"] if before and records[id(before)] == (wins, per_game) else index + 1
+        row["wins"] = float(wins)
+        row["points"] = float(row.pop("scored"))
+        row["points_per_game"] = float(per_game)
+        row["shares"] = sorted(row["shares"])
     return ranked
 
 

@@ -35,7 +35,7 @@ from .errors import AccessError, RoomError
 from .gameplay import PLAYING, advance, dumps, reclaim_seats, room_row, rules_for, table_state
 from .names import MAX_MARKS, mixed_script, name_key, normal_name, stacked_marks
 from .pairing import PAIRINGS, random_tables, round_robin
-from .tokens import hash_key, new_id, new_key, new_room_code, normal_code, shown_code
+from .tokens import code_forms, hash_key, new_id, new_key, new_room_code, shown_code
 
 MAX_NAME = 24
 #: Students one room takes. Each joining page adds a row that every lobby and the teacher's page
@@ -221,7 +221,10 @@ def join(tx: Tx, code: str, name: str, now: float) -> tuple[str, str]:
     that only looks like one already in the room (another case, full-width
     letters, a Cyrillic or Greek look-alike letter) counts as taken.
     """
-    room = room_row(tx, normal_code(code), lock="update")
+    forms = code_forms(code)  # a room opened before the look-alikes left the alphabet: its code as typed first
+    if len(forms) > 1:  # none there: "there is no room" names the code as typed
+        forms = [next((form for form in forms if tx.one("SELECT code FROM rooms WHERE code = ?", (form,))), forms[0])]
+    room = room_row(tx, forms[0], lock="update")
     if room["status"] != "open":
         raise RoomError(f"room {shown_code(room['code'])} has ended; ask your teacher for the new code")
     shown = clean_name(name)

@@ -1,13 +1,22 @@
 """Room codes, secret keys and their hashes.
 
 * A **room code** is short, to be written on the board: six characters from
-  an alphabet without look-alikes (no ``0/O``, ``1/I/L``), typed in any case.
+  :data:`CODE_ALPHABET`, 26 letters and digits of which no two look alike
+  on a projector or the board (:data:`LOOK_ALIKES`: of ``0/O/Q`` only ``Q``,
+  none of ``1/I/L``, ``2`` not ``Z``, ``5`` not ``S``, ``6`` not ``G``,
+  ``8`` not ``B``, ``V`` not ``U``), so 308,915,776 codes. A
+  code is typed in any case, with or without the dash, and a look-alike
+  typed by mistake is read as the alphabet's character (``O`` and ``0``
+  as ``Q``, ``S`` as ``5``, ``Z`` as ``2``, ``G`` as ``6``, ``B`` as ``8``,
+  ``U`` as ``V``). Rooms opened before this alphabet
+  (:data:`OLD_CODE_ALPHABET`, 31 characters) keep their codes: a code typed
+  exactly as such a room's is that room (:func:`code_forms`).
 * A **key** (teacher, player or seat) is a long random secret held by one
   page (its browser keeps it, so a reload resumes). The store keeps only its
   SHA-256 hash, so a copy of the database does not hand out anybody's keys.
 * The **teacher passcode** guards the teacher's page when the apps are served
   to a network (``gopskit serve --host 0.0.0.0``): three groups of four
-  characters of the room codes' alphabet (about 59 bits: no guessing over a
+  characters of the room codes' alphabet (about 56 bits: no guessing over a
   network), typed in any case, with or without the dashes. The server hands
   it to its kernels in the environment variable :data:`PASSCODE_ENV`.
 
@@ -34,7 +43,15 @@ import numpy as np
 
 from .errors import AccessError
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+#: Characters that a class may read one for another on a projector or the board: :data:`CODE_ALPHABET` holds at
+#: most one of each set, and reading a typed code takes the others for that one (1, I and L: none, so refused).
+LOOK_ALIKES = ("0OQ", "1IL", "2Z", "5S", "6G", "8B", "UV")
+CODE_ALPHABET = "ACDEFHJKMNPQRTVWXY23456789"
+#: The alphabet of the codes of rooms opened before ``2/Z``, ``5/S``, ``6/G``, ``8/B`` and ``U/V`` were taken apart.
+OLD_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+# a typed look-alike -> the alphabet's character of its set
+_READ_AS = {c: next(a for a in group if a in CODE_ALPHABET)
+            for group in LOOK_ALIKES if any(a in CODE_ALPHABET for a in group) for c in group if c not in CODE_ALPHABET}
 CODE_LENGTH = 6
 KEY_BYTES = 24
 #: The environment variable that holds the teacher passcode of a served class (read by the teacher's page).
@@ -70,20 +87,37 @@ def shown_code(code: str) -> str:
 
 
 def normal_code(text) -> str:
-    """A room code as typed (any case, spaces or a dash) in its stored form; checks its shape.
+    """A room code as typed (any case, spaces or a dash, look-alikes) in its stored form; checks its shape.
 
-    >>> normal_code(" kq7-f3m ")
-    'KQ7F3M'
+    >>> normal_code(" kq7-f3m "), normal_code("kq7-fsm"), normal_code("ko7 f3m")
+    ('KQ7F3M', 'KQ7F5M', 'KQ7F3M')
+    """
+    return code_forms(text)[-1]
+
+
+def code_forms(text) -> tuple[str, ...]:
+    """The stored codes a typed room code may be, the likeliest first; checks its shape.
+
+    The last is the code in :data:`CODE_ALPHABET` (look-alikes read as its
+    characters); before it, when different, the code exactly as typed, if
+    it is one of :data:`OLD_CODE_ALPHABET` (a room opened before the
+    look-alikes were taken out of the alphabet).
+
+    >>> code_forms("5sd-ggd"), code_forms("55d-66d")
+    (('5SDGGD', '55D66D'), ('55D66D',))
     """
     if not isinstance(text, str):
         raise AccessError(f"a room code is text like KQ7-F3M, not {text!r}")
-    code = text.strip().upper().replace("-", "").replace(" ", "")
+    typed = text.strip().upper().replace("-", "").replace(" ", "")
+    code = "".join(_READ_AS.get(c, c) for c in typed)
     if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
         raise AccessError(
             f"{text.strip()!r} is not a room code: a code has {CODE_LENGTH} letters and digits, "
             "as written on the board (like KQ7-F3M; the dash may be left out)"
+            + ("; room codes have no 1, I or L" if set(typed) & set("1IL") else "")
         )
-    return code
+    old = typed != code and all(c in OLD_CODE_ALPHABET for c in typed)
+    return (typed, code) if old else (code,)
 
 
 def new_key() -> str:
@@ -103,7 +137,7 @@ def hash_key(key) -> str:
 
 
 def new_passcode() -> str:
-    """A fresh teacher passcode, like ``KQ7F-3MXA-9PRT``: random, without look-alike characters, passing its own check."""
+    """A fresh teacher passcode, like ``KQ7F-3MXA-9PRT``: random, of :data:`CODE_ALPHABET` (no look-alikes), passing its own check."""
     while True:  # a draw with too few different characters (rare) would be refused by passcode_problem: draw again
         groups = ("".join(secrets.choice(CODE_ALPHABET) for _ in range(PASSCODE_GROUP)) for _ in range(PASSCODE_GROUPS))
         code = "-".join(groups)
@@ -186,5 +220,5 @@ def new_id() -> str:
     return secrets.token_hex(8)
 
 
-__all__ = ["CODE_ALPHABET", "PASSCODE_ENV", "TEACHERS_ENV", "hub_teacher_refusal", "hash_key", "new_id", "new_key", "new_passcode", "new_room_code",
+__all__ = ["CODE_ALPHABET", "LOOK_ALIKES", "OLD_CODE_ALPHABET", "code_forms", "PASSCODE_ENV", "TEACHERS_ENV", "hub_teacher_refusal", "hash_key", "new_id", "new_key", "new_passcode", "new_room_code",
            "normal_code", "normal_passcode", "passcode_matches", "passcode_problem", "served_passcode"]

@@ -984,11 +984,14 @@ class TeacherApp(widgets.VBox):
         served_beyond = os.environ.get(SERVED_BEYOND_ENV)  # "1"/"0" under gopskit serve, else unknown
         local_only = pages.is_loopback(page) and served_beyond == "0"
         addresses = [] if local_only else self.students_addresses()
+        # one sentence in every mode, "Students open ... and type the room code:", the code after it
         if addresses:
             where = "Students open this address on their laptop" + (" (one of these)" if len(addresses) > 1 else "")
-            where = f"<div>{where}:</div>{pages.students_address_html(addresses)}"
+            where = (f"<div>{where}</div>{pages.students_address_html(addresses)}"
+                     "<div>and type the room code:</div>")
         else:
-            where = "<div>Students open the <b>classroom</b> page of this server (classroom.ipynb).</div>"
+            where = ("<div>Students open the <b>classroom</b> page of this server (classroom.ipynb) "
+                     "and type the room code:</div>")
         note = ""
         if local_only:
             note = ('<div class="gopskit-hint gopskit-error">The apps were started for this computer only, so no '
@@ -998,8 +1001,7 @@ class TeacherApp(widgets.VBox):
             note = ('<div class="gopskit-hint">This page was opened as localhost: students reach this computer at '
                     "its network address only if the apps were started with <code>gopskit serve --host 0.0.0.0</code>."
                     "</div>")
-        self._code_html.value = (f'<div class="gopskit-classroom">{where}<div>and type the room code:</div>'
-                                 f"{pages.room_code_html(self.code)}{note}</div>")
+        self._code_html.value = f'<div class="gopskit-classroom">{where}{pages.room_code_html(self.code)}{note}</div>'
 
     @guarded
     def _browser_loaded(self, _change) -> None:
