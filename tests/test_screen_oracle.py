@@ -423,8 +423,8 @@ class Oracle:
             return [card_name(c) for c in obs.hands[p]]
         if self.game == "raj":
             return [str(c) for c in obs.hands[p]]
-        if self.game == "goofspiel":
-            return [card_name(c) for c in obs.hands[p]]
+        if self.game == "goofspiel":  # the dealer's face-up bid lies on the table, out of the hand
+            return [card_name(c) for c in obs.hands[p] if c != obs.table_bids[p]]
         return [bid_name(self.game, c) for c in cards]
 
     def check_caption(self, table):
