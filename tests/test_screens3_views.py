@@ -72,3 +72,50 @@ def card_name_of(card: int) -> str:
     from gopskit.cards import card_name
 
     return card_name(card)
+
+
+# ------------------------------------------------------- the rebid (2) ---
+def _rebid_after(first_bids, second_bids, players):
+    from gopskit.games.goofspiel import Goofspiel
+
+    state = Goofspiel(num_cards=4, players=players, ties="rebid", prize_order="ascending").new_game()
+    state.apply(first_bids)
+    state.apply(second_bids)
+    return state
+
+
+def test_a_rebid_everyone_tied_for_does_not_say_only():
+    from gopskit.widgets.views.goofspiel import GoofspielView
+
+    names = ["Player 1", "Player 2", "Player 3"]
+    state = _rebid_after([1, 1, 1], [2, 2, 3], 3)
+    text = GoofspielView().explain_last(state, names)
+    assert "Only" not in text
+    assert text.endswith("Everyone had tied, so anyone could win this rebid.")
+    two = GoofspielView().explain_last(_rebid_after([1, 1], [2, 3], 2), names[:2])
+    assert "Only" not in two and "anyone could win this rebid" in two
+
+
+def test_a_rebid_some_players_tied_for_names_them():
+    from gopskit.widgets.views.goofspiel import GoofspielView
+
+    names = ["Player 1", "Player 2", "Player 3"]
+    state = _rebid_after([2, 2, 1], [3, 1, 4], 3)  # Player 3 bids highest in the rebid but was not in the tie
+    assert state.events[0].tied == (0, 1)
+    text = GoofspielView().explain_last(state, names)
+    assert "Only Player 1 and Player 2 could win this rebid." in text
+
+
+def test_the_rebid_board_says_everyone_could_win_after_a_three_way_tie():
+    board = make_board("goofspiel", seats=["human", "human", "human"], seed=3, num_cards=4, players=3, ties="rebid",
+                       prize_order="ascending")
+    for _ in range(3):
+        board.show_hand()
+        board.click_card(1)
+        board.confirm()
+    for card in (2, 2, 3):
+        board.show_hand()
+        board.click_card(card)
+        board.confirm()
+    for shown in (board.status, _text(board._last.value)):
+        assert "Only" not in shown and "Everyone had tied, so anyone could win this rebid." in shown

@@ -217,7 +217,9 @@ class GoofspielView(GameView):
         events = [e for e in hand.events if e is not None]
         text = events[index].explain(names)
         eligible = _rebid_eligible(hand.rules, events, index)
-        if eligible is not None:
+        if eligible is not None and len(eligible) == hand.num_players:  # every player tied: nobody was left out
+            text += " Everyone had tied, so anyone could win this rebid."
+        elif eligible is not None:
             text += f" Only {and_list(_lower(names[p]) for p in eligible)} could win this rebid."
         return text
 
