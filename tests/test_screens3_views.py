@@ -119,3 +119,25 @@ def test_the_rebid_board_says_everyone_could_win_after_a_three_way_tie():
         board.confirm()
     for shown in (board.status, _text(board._last.value)):
         assert "Only" not in shown and "Everyone had tied, so anyone could win this rebid." in shown
+
+
+# ------------------------------------------- highest unmatched bid (3) ---
+def test_highest_unmatched_bid_explanation_has_one_parenthesis():
+    from gopskit.games.goofspiel import Goofspiel
+
+    state = Goofspiel(num_cards=4, players=3, ties="unique", prize_order="ascending").new_game()
+    text = state.apply([4, 4, 2]).explain()
+    assert text == "Player 3 wins the A with a 2, the highest bid nobody else matched (Player 1 bid 4, Player 2 bid 4)."
+    assert text.count("(") == 1 and ") (" not in text
+
+
+def test_highest_unmatched_bid_board_says_it_in_one_parenthesis():
+    board = make_board("goofspiel", seats=["human", "human", "human"], seed=3, num_cards=4, players=3, ties="unique",
+                       prize_order="ascending")
+    for card in (4, 4, 2):
+        board.show_hand()
+        board.click_card(card)
+        board.confirm()
+    for shown in (board.status, _text(board._last.value)):
+        assert "with a 2, the highest bid nobody else matched (Player 1 bid 4, Player 2 bid 4)." in shown
+        assert ") (" not in shown
