@@ -141,3 +141,11 @@ def test_highest_unmatched_bid_board_says_it_in_one_parenthesis():
     for shown in (board.status, _text(board._last.value)):
         assert "with a 2, the highest bid nobody else matched (Player 1 bid 4, Player 2 bid 4)." in shown
         assert ") (" not in shown
+
+
+# ------------------------------------------------- the dealer badge (4) ---
+def test_dealer_badge_never_breaks_inside_the_word():
+    from gopskit.widgets.assets import stylesheet
+
+    rule = re.search(r"\.gopskit-badge\s*\{([^}]*)\}", stylesheet()).group(1)
+    assert re.search(r"white-space:\s*nowrap", rule), rule
