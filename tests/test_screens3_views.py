@@ -149,3 +149,41 @@ def test_dealer_badge_never_breaks_inside_the_word():
 
     rule = re.search(r"\.gopskit-badge\s*\{([^}]*)\}", stylesheet()).group(1)
     assert re.search(r"white-space:\s*nowrap", rule), rule
+
+
+# ------------------------------------- Gops for three: court cards (5) ---
+G3_NAMES = ["Player 1 (you)", "Player 2 (Random bot)", "Player 3 (Random bot)"]
+
+
+def _g3_deal(stack, rounds):
+    """A deal of Gops for three from a known stack, with ``rounds`` of bids played."""
+    from gopskit.games.gops_for_three import GopsForThree
+
+    state = GopsForThree(deals=1).deal_from(stack)
+    for bids in rounds:
+        state.apply(list(bids))
+    return state
+
+
+def test_gops_for_three_panels_never_say_your_for_court_cards():
+    from gopskit.widgets.views.gops_for_three import GopsForThreeView
+
+    # Player 2 takes the 7 then the K (worth 7, the highest A..10 it won); Player 3 takes the J with no A..10 won
+    state = _g3_deal([7, 13, 11] + [c for c in range(1, 14) if c not in (7, 11, 13)] + ["JK"],
+                     [(2, 5, 3), (4, 6, 5), (8, 2, 9)])
+    assert state.won == [[], [(7,), (13,)], [(11,)]]
+    panels = [_text(p) for p in _seat_panels(GopsForThreeView().render_table(state, 0, G3_NAMES))]
+    assert all("your" not in panel for panel in panels), panels
+    assert "prize total 14 (K♦ = 7, the highest A–10 diamond won)" in panels[1]
+    assert "prize total 0 (J♦ = 0, no A–10 diamond won)" in panels[2]
+
+
+def test_gops_for_three_board_panels_of_other_players_do_not_say_your():
+    board = make_board("gops-for-three", seed=1)
+    while not board.finished:
+        card = next(c for c in board._hand_cards if c.legal)
+        board.click_card(card.move)
+        board.confirm()
+    panels = [_text(p) for p in _seat_panels(board._table.value)]
+    assert any("♦ =" in panel for panel in panels)  # a court card or the Joker is explained somewhere
+    assert all("your" not in panel for panel in panels), panels

@@ -93,11 +93,15 @@ class GopsForThreeView(CardTableView):
         return Seat(str(score), won, hand, note=note)
 
     def _court_words(self, tricks) -> str:
-        """What the won J, Q, K and Joker count, from the engine (:func:`prize_values`): a J is worth your
-        lowest diamond and a K your highest, so "prize total 11" under J 5 ★ 2 is explained on the panel."""
-        why = {11: "your lowest", 12: "always", 13: "your highest", JOKER: "the card turned with it"}
-        said = [f"{self.prize_name(card)} = {value}, {why[card]}" for card, value in prize_values(tricks)
-                if card == JOKER or card >= 11]
+        """What the won J, Q, K and Joker count, from the engine (:func:`prize_values`): a J is worth the
+        lowest A..10 diamond its player won and a K the highest, so "prize total 11" under J 5 ★ 2 is
+        explained on the panel. Every panel says it without "your": the panel may be another player's.
+        A J or K worth 0 copies nothing: its player won no A..10 diamond (0 is no A..10 diamond's value)."""
+        why = {11: "the lowest A–10 diamond won", 12: "always", 13: "the highest A–10 diamond won",
+               JOKER: "the card turned with it"}
+        said = [f"{self.prize_name(card)} = {value}, "
+                + ("no A–10 diamond won" if card in (11, 13) and value == 0 else why[card])
+                for card, value in prize_values(tricks) if card == JOKER or card >= 11]
         return f" ({'; '.join(said)})" if said else ""
 
     def prompt(self, state, seat, names):
