@@ -187,3 +187,21 @@ def test_gops_for_three_board_panels_of_other_players_do_not_say_your():
     panels = [_text(p) for p in _seat_panels(board._table.value)]
     assert any("♦ =" in panel for panel in panels)  # a court card or the Joker is explained somewhere
     assert all("your" not in panel for panel in panels), panels
+
+
+# ------------------------------------- Gops for three: the Ace prompt (6) ---
+def test_gops_for_three_prompt_explains_the_ace_only_while_it_is_held():
+    for seed in (1, 2):
+        board = make_board("gops-for-three", seed=seed)
+        assert "The Ace bids high (A↑, key A) or low (A↓, key L)." in board.status
+        without = 0
+        while not board.finished:
+            held = 1 in board.state.hands[0]  # the engine: an Ace still in hand (set-aside cards come back)
+            assert ("The Ace bids high" in board.status) == held, board.status
+            assert ("A+" in [c.move for c in board._hand_cards]) == held
+            without += not held
+            move = "A+" if held else next(c.move for c in board._hand_cards if c.legal)
+            board.click_card(move)
+            board.confirm()
+            assert board.last_error is None
+        assert without > 0

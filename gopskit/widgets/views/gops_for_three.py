@@ -105,7 +105,9 @@ class GopsForThreeView(CardTableView):
         return f" ({'; '.join(said)})" if said else ""
 
     def prompt(self, state, seat, names):
-        return f"{names[seat]}: bid for the prize. The Ace bids high (A↑, key A) or low (A↓, key L)."
+        """The Ace's two bids are explained only while the player to move can still bid it (the engine's legal moves)."""
+        ace = " The Ace bids high (A↑, key A) or low (A↓, key L)." if ACE_HIGH in state.legal_moves(seat) else ""
+        return f"{names[seat]}: bid for the prize.{ace}"
 
     def hand_scores(self, hand, events):
         won, out = [[] for _ in range(3)], []
