@@ -205,3 +205,44 @@ def test_gops_for_three_prompt_explains_the_ace_only_while_it_is_held():
             board.confirm()
             assert board.last_error is None
         assert without > 0
+
+
+# --------------------------- Gops for three: a three-way tie in the history (8) ---
+def _history_rows(value: str) -> list[list[str]]:
+    rows = re.findall(r"<tr>(.*?)</tr>", value, flags=re.S)
+    return [[_text(cell).strip() for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, flags=re.S)] for row in rows]
+
+
+def test_gops_for_three_history_says_a_three_way_tie_is_bid_again():
+    from gopskit.widgets.views.gops_for_three import GopsForThreeView
+
+    stack = [7] + [c for c in range(1, 14) if c != 7] + ["JK"]
+    state = _g3_deal(stack, [(5, 5, 5), (6, 4, 3)])
+    assert [e.outcome for e in state.events] == ["rebid", "won"]
+    headers, rows = GopsForThreeView().history(state, 0, G3_NAMES)
+    won_by = headers.index("Won by")
+    assert html.unescape(rows[0][won_by]) == "three-way tie: bid again"
+    assert html.unescape(rows[1][won_by]) == G3_NAMES[0]
+
+
+def test_gops_for_three_history_says_nobody_wins_a_tie_with_no_cards_left():
+    from gopskit.widgets.views.gops_for_three import GopsForThreeView
+
+    stack = [7] + [c for c in range(1, 14) if c != 7] + ["JK"]
+    ranks = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+    state = _g3_deal(stack, [(r, r, r) for r in ranks] + [("A+", "A-", "A+")])
+    assert state.events[-1].outcome == "lost"
+    headers, rows = GopsForThreeView().history(state, 0, G3_NAMES)
+    assert html.unescape(rows[-1][headers.index("Won by")]) == "nobody: three-way tie, no cards left"
+
+
+def test_gops_for_three_hot_seat_board_history_after_a_three_way_tie():
+    board = make_board("gops-for-three", seats=["human", "human", "human"], seed=1)
+    for _ in range(3):
+        board.show_hand()
+        board.click_card(5)
+        board.confirm()
+    assert board.state.events[-1].outcome == "rebid"
+    rows = _history_rows(board._history.value)
+    won_by = rows[0].index("Won by")
+    assert rows[1][won_by] == "three-way tie: bid again"

@@ -104,6 +104,16 @@ class GopsForThreeView(CardTableView):
                 for card, value in prize_values(tricks) if card == JOKER or card >= 11]
         return f" ({'; '.join(said)})" if said else ""
 
+    def taker_text(self, event, names) -> str:
+        """Who took the prize, or what the engine's outcome did with it: a three-way tie is no prize lost
+        but a re-bid (``"rebid"``: the cards are set aside, everyone bids again), and with no card left
+        to bid again nobody wins it (``"lost"``)."""
+        if event.outcome == "rebid":
+            return "three-way tie: bid again"
+        if event.outcome == "lost":
+            return "nobody: three-way tie, no cards left"
+        return super().taker_text(event, names)
+
     def prompt(self, state, seat, names):
         """The Ace's two bids are explained only while the player to move can still bid it (the engine's legal moves)."""
         ace = " The Ace bids high (A↑, key A) or low (A↓, key L)." if ACE_HIGH in state.legal_moves(seat) else ""
