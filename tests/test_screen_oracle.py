@@ -525,6 +525,11 @@ class Oracle:
         legal = board.state.legal_moves(seat)
         for card, tip in zip(cards, names):
             assert tip == f"Play {bid_name(self.game, card.move)}", tip
+        if not board._shown:  # face down (a hot seat before "Show my hand"): one back per card held
+            held = getattr(hand_of(board.state).observation(seat), "hand", None)
+            if held is not None:
+                assert len(cards) == len(held), f"{len(cards)} backs for {len(held)} cards held"
+            return
         assert {c.move for c in cards if c.legal} == set(legal)
 
     # -- the end -------------------------------------------------------------

@@ -246,3 +246,31 @@ def test_gops_for_three_hot_seat_board_history_after_a_three_way_tie():
     rows = _history_rows(board._history.value)
     won_by = rows[0].index("Won by")
     assert rows[1][won_by] == "three-way tie: bid again"
+
+
+# ------------------------- Gops for three: a face-down hot-seat hand (7) ---
+def _hand_row(board) -> list[str]:
+    """The hand row as drawn: each card's name, ``?`` for a back."""
+    return ["?" if "gopskit-back" in face.value else re.search(r'data-name="([^"]*)"', face.value).group(1)
+            for _box, face, _button in board._slots]
+
+
+def test_gops_for_three_face_down_hand_shows_one_back_per_card_held():
+    board = make_board("gops-for-three", seats=["human", "human", "human"], seed=1)
+    assert not board._shown
+    assert _hand_row(board) == ["?"] * len(board.state.hands[0]) == ["?"] * 13
+    board.show_hand()  # face up, the Ace is its two bids
+    row = _hand_row(board)
+    assert len(row) == 14 and "A↑" in row and "A↓" in row
+    board.click_card(5)
+    board.confirm()  # Player 2's turn: face down again
+    assert not board._shown and _hand_row(board) == ["?"] * 13
+    board.show_hand()
+    board.click_card("A-")
+    board.confirm()  # Player 3's turn
+    assert _hand_row(board) == ["?"] * len(board.state.hands[2]) == ["?"] * 13
+
+
+def test_a_face_down_goofspiel_hand_still_shows_every_card():
+    board = make_board("goofspiel", seats=["human", "human"], seed=1, num_cards=5)
+    assert _hand_row(board) == ["?"] * 5

@@ -104,6 +104,10 @@ class GopsForThreeView(CardTableView):
                 for card, value in prize_values(tricks) if card == JOKER or card >= 11]
         return f" ({'; '.join(said)})" if said else ""
 
+    def face_down_hand(self, state, seat):
+        """Face down, the Ace is one card, not its two bids (A↑ and A↓): one back per card held."""
+        return [card for card in self.hand(state, seat) if card.move != ACE_LOW]
+
     def taker_text(self, event, names) -> str:
         """Who took the prize, or what the engine's outcome did with it: a three-way tie is no prize lost
         but a re-bid (``"rebid"``: the cards are set aside, everyone bids again), and with no card left
