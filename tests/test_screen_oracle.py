@@ -423,8 +423,8 @@ class Oracle:
             return [card_name(c) for c in obs.hands[p]]
         if self.game == "raj":
             return [str(c) for c in obs.hands[p]]
-        if self.game == "goofspiel":
-            return [card_name(c) for c in obs.hands[p]]
+        if self.game == "goofspiel":  # the dealer's face-up bid lies on the table, out of the hand
+            return [card_name(c) for c in obs.hands[p] if c != obs.table_bids[p]]
         return [bid_name(self.game, c) for c in cards]
 
     def check_caption(self, table):
@@ -525,6 +525,11 @@ class Oracle:
         legal = board.state.legal_moves(seat)
         for card, tip in zip(cards, names):
             assert tip == f"Play {bid_name(self.game, card.move)}", tip
+        if not board._shown:  # face down (a hot seat before "Show my hand"): one back per card held
+            held = getattr(hand_of(board.state).observation(seat), "hand", None)
+            if held is not None:
+                assert len(cards) == len(held), f"{len(cards)} backs for {len(held)} cards held"
+            return
         assert {c.move for c in cards if c.legal} == set(legal)
 
     # -- the end -------------------------------------------------------------

@@ -241,7 +241,7 @@ class TurnResult:
         if self.outcome == "won":
             others = [f"{_lower(names[p])} bid {card_name(b)}" for p, b in enumerate(self.bids) if p != self.winner]
             tail = f" ({', '.join(others)})" if others else ""
-            unique = " (the highest bid nobody else matched)" if self.tied else ""
+            unique = ", the highest bid nobody else matched" if self.tied else ""  # one parenthesis: the others' bids
             verb = "win" if names[self.winner].lower() == "you" else "wins"
             return f"{names[self.winner]} {verb} the {offer} with {a_card(card_name(self.bids[self.winner]))}{unique}{tail}."
         who = and_list(_lower(names[p]) for p in self.tied) or "everyone"

@@ -237,7 +237,8 @@ class GameBoard(widgets.VBox):
 
     def _render_hand(self) -> None:
         seat = self._active
-        cards = self.view.hand(self.state, seat) if seat is not None else []
+        # face down (a hot seat before "Show my hand") the row shows one back per card held
+        cards = [] if seat is None else self.view.hand(self.state, seat) if self._shown else self.view.face_down_hand(self.state, seat)
         self._hand_cards = cards
         keys = [self._slot_key(card) for card in cards]
         self._slots = hand_slots(self._slot_by_key, keys, self._card_clicked)

@@ -135,6 +135,11 @@ class GameView:
         """The cards of ``seat``'s hand row, legal ones clickable."""
         return [HandCard(m, str(m), "", _key(m), True, name=str(m)) for m in state.legal_moves(seat)]
 
+    def face_down_hand(self, state: GameState, seat: int) -> list[HandCard]:
+        """The hand row while it is face down (a hot seat before "Show my hand"): one back per card held.
+        The hand row itself by default; a game whose row lists a card twice (two ways to play it) lists it once."""
+        return self.hand(state, seat)
+
     def prompt(self, state: GameState, seat: int, names: list[str]) -> str:
         return f"{names[seat]}: choose a card."
 

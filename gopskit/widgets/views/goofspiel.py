@@ -89,9 +89,10 @@ class GoofspielView(GameView):
     def hand(self, state, seat):
         obs = state.observation(seat)
         legal = set(obs.legal_moves)
+        table_bid = obs.table_bids[seat] if obs.table_bids else None
         return [
             HandCard(c, _rank(c), seat_suit(seat), _key(c), c in legal, name=_rank(c))
-            for c in obs.hand
+            for c in _held(obs.hand, table_bid)
         ]
 
     def prompt(self, state, seat, names):
@@ -167,14 +168,15 @@ class GoofspielView(GameView):
             pile = render_cards([None] * len(hand.won[p]), size="tiny", empty=empty_pile(over))
         else:
             pile = render_cards([(_rank(c), PRIZE_SUIT, _rank(c)) for c in obs.won[p]], size="tiny", empty=empty_pile(over))
+        table_bid = obs.table_bids[p] if obs.table_bids else None
         secret = obs.hands[p] is None or (viewer is None and _secret_hands(hand))
-        cards = None if secret else obs.hands[p]
+        # the dealer's face-up bid lies on the table: it is shown under the hand, not in it
+        cards = None if secret else _held(obs.hands[p], table_bid)
         if cards is None:
-            held = render_cards([None] * len(hand.hands[p]), size="tiny", empty="no cards")
+            held = render_cards([None] * (len(hand.hands[p]) - (table_bid is not None)), size="tiny", empty="no cards")
         else:
             held = render_cards([(_rank(c), seat_suit(p), _rank(c)) for c in cards], size="tiny", empty="no cards")
         dealer = obs.dealer == p
-        table_bid = obs.table_bids[p] if obs.table_bids else None
         badge = ' <span class="gopskit-badge">dealer</span>' if dealer else ""
         bid = f'<div class="gopskit-caption">bid face up: {render_card(_rank(table_bid), seat_suit(p), size="small", name=_rank(table_bid))}</div>' if table_bid is not None else ""
         you = " gopskit-you" if p == viewer else ""
@@ -189,7 +191,7 @@ class GoofspielView(GameView):
         hand = current_hand(state)
         seen = _seen(hand, viewer, _revealed(state))
         if not seen:
-            return '<div class="gopskit-reveal gopskit-quiet">The bids will appear here, all at once.</div>'
+            return f'<div class="gopskit-reveal gopskit-quiet">{escape(_waiting_text(_observation(state, viewer)), quote=False)}</div>'
         view = seen[-1]
         bids = []
         for p, bid in enumerate(view.bids):
@@ -215,7 +217,9 @@ class GoofspielView(GameView):
         events = [e for e in hand.events if e is not None]
         text = events[index].explain(names)
         eligible = _rebid_eligible(hand.rules, events, index)
-        if eligible is not None:
+        if eligible is not None and len(eligible) == hand.num_players:  # every player tied: nobody was left out
+            text += " Everyone had tied, so anyone could win this rebid."
+        elif eligible is not None:
             text += f" Only {and_list(_lower(names[p]) for p in eligible)} could win this rebid."
         return text
 
@@ -278,6 +282,24 @@ def _rebid_eligible(rules, events, index):
         return None
     before = events[index - 1]
     return before.tied if before.outcome == "carried" and before.tied else None
+
+
+def _held(cards, table_bid):
+    """The cards still in a hand: the engine keeps the dealer's face-up bid in the hand until the turn is
+    decided (:attr:`GoofspielState.dealer_bid`), but on the table it lies face up, out of the hand."""
+    if table_bid is None:
+        return tuple(cards)
+    return tuple(c for c in cards if c != table_bid)
+
+
+def _waiting_text(obs) -> str:
+    """What the bids area says before the hand's first bids are shown: true for the bids already made.
+    Under Defeat the Dealer the dealer bids first, face up, and only the others' bids come all at once."""
+    if obs.dealer is None:
+        return "The bids will appear here, all at once."
+    if obs.table_bids[obs.dealer] is not None:
+        return "The dealer's bid is face up; the others' will appear here when all have bid."
+    return "The dealer bids first, face up; the others' bids will appear here when all have bid."
 
 
 def _lower(name: str) -> str:

@@ -93,15 +93,35 @@ class GopsForThreeView(CardTableView):
         return Seat(str(score), won, hand, note=note)
 
     def _court_words(self, tricks) -> str:
-        """What the won J, Q, K and Joker count, from the engine (:func:`prize_values`): a J is worth your
-        lowest diamond and a K your highest, so "prize total 11" under J 5 ★ 2 is explained on the panel."""
-        why = {11: "your lowest", 12: "always", 13: "your highest", JOKER: "the card turned with it"}
-        said = [f"{self.prize_name(card)} = {value}, {why[card]}" for card, value in prize_values(tricks)
-                if card == JOKER or card >= 11]
+        """What the won J, Q, K and Joker count, from the engine (:func:`prize_values`): a J is worth the
+        lowest A..10 diamond its player won and a K the highest, so "prize total 11" under J 5 ★ 2 is
+        explained on the panel. Every panel says it without "your": the panel may be another player's.
+        A J or K worth 0 copies nothing: its player won no A..10 diamond (0 is no A..10 diamond's value)."""
+        why = {11: "the lowest A–10 diamond won", 12: "always", 13: "the highest A–10 diamond won",
+               JOKER: "the card turned with it"}
+        said = [f"{self.prize_name(card)} = {value}, "
+                + ("no A–10 diamond won" if card in (11, 13) and value == 0 else why[card])
+                for card, value in prize_values(tricks) if card == JOKER or card >= 11]
         return f" ({'; '.join(said)})" if said else ""
 
+    def face_down_hand(self, state, seat):
+        """Face down, the Ace is one card, not its two bids (A↑ and A↓): one back per card held."""
+        return [card for card in self.hand(state, seat) if card.move != ACE_LOW]
+
+    def taker_text(self, event, names) -> str:
+        """Who took the prize, or what the engine's outcome did with it: a three-way tie is no prize lost
+        but a re-bid (``"rebid"``: the cards are set aside, everyone bids again), and with no card left
+        to bid again nobody wins it (``"lost"``)."""
+        if event.outcome == "rebid":
+            return "three-way tie: bid again"
+        if event.outcome == "lost":
+            return "nobody: three-way tie, no cards left"
+        return super().taker_text(event, names)
+
     def prompt(self, state, seat, names):
-        return f"{names[seat]}: bid for the prize. The Ace bids high (A↑, key A) or low (A↓, key L)."
+        """The Ace's two bids are explained only while the player to move can still bid it (the engine's legal moves)."""
+        ace = " The Ace bids high (A↑, key A) or low (A↓, key L)." if ACE_HIGH in state.legal_moves(seat) else ""
+        return f"{names[seat]}: bid for the prize.{ace}"
 
     def hand_scores(self, hand, events):
         won, out = [[] for _ in range(3)], []

@@ -79,6 +79,11 @@ class CardTableView(GameView):
         """Who took what the event was for (the winner, unless a game says otherwise)."""
         return self.plays(event)[1]
 
+    def taker_text(self, event, names) -> str:
+        """The history's "Won by" cell: who took what the event was for, or "nobody"."""
+        taker = self.taker(event)
+        return names[taker] if taker is not None else "nobody"
+
     def key(self, move) -> str:
         return ""
 
@@ -170,9 +175,7 @@ class CardTableView(GameView):
             for p in range(len(names)):
                 text = escape(self.card(state, by_seat[p], p)[2]) if p in by_seat else ""
                 cells.append(f"<b>{text}</b>" if p == winner else text)
-            taker = self.taker(event)
-            rows.append([str(i)] + cells + [escape(names[taker]) if taker is not None else "nobody",
-                                            escape(event.explain(names))])
+            rows.append([str(i)] + cells + [escape(self.taker_text(event, names)), escape(event.explain(names))])
         return headers, rows
 
     def match_line(self, state, names) -> str:
