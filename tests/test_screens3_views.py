@@ -274,3 +274,15 @@ def test_gops_for_three_face_down_hand_shows_one_back_per_card_held():
 def test_a_face_down_goofspiel_hand_still_shows_every_card():
     board = make_board("goofspiel", seats=["human", "human"], seed=1, num_cards=5)
     assert _hand_row(board) == ["?"] * 5
+
+
+def test_a_hot_seat_hand_face_down_names_no_card_in_its_tooltips():
+    """Before "Show my hand" a hover over the face-down row shows nothing of the hand; after it, each card's name."""
+    board = make_board("goofspiel", seats=["human", "human"], seed=5, num_cards=5, hidden_bids=True)
+    assert not board._shown
+    tips = [button.tooltip for _box, _face, button in board._slots]
+    assert len(tips) == 5 and all(tip == "A card face down: its player presses “Show my hand” first" for tip in tips)
+    board.show_hand()
+    names = [card.label() for card in board._hand_cards]
+    assert [button.tooltip for _box, _face, button in board._slots] == [
+        f"Play {name} (key {card.key.upper()})" for name, card in zip(names, board._hand_cards)]

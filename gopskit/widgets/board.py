@@ -246,7 +246,7 @@ class GameBoard(widgets.VBox):
             chosen = card.move == self.selected
             face.value = self._face_html(card, chosen)
             button.disabled = not (self._shown and card.legal)
-            dress_button(button, card, self._shown)
+            dress_button(button, card, self._shown, face_up=self._shown)
         self._hand_label.value = self._hand_title()
         self._slots_box.children = [s[0] for s in self._slots]
         close_gone(self._slot_by_key, keys)

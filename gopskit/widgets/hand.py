@@ -30,11 +30,18 @@ def close_gone(slot_by_key: dict, keys: list) -> None:
             part.close()
 
 
-def dress_button(button: widgets.Button, card, keys_on: bool) -> None:
-    """The slot button's tooltip for ``card`` and its keyboard key's class (only while ``keys_on``)."""
+def dress_button(button: widgets.Button, card, keys_on: bool, face_up: bool = True) -> None:
+    """The slot button's tooltip for ``card`` and its keyboard key's class (only while ``keys_on``).
+
+    A card face down (a hot seat's hand before "Show my hand") is not named
+    in its tooltip either: a hover would show the hand the others must not see.
+    """
     verb = "Play" if card.is_card else "Choose"
     key = "1" if card.key == "a" and not card.is_card else card.key.upper()
-    button.tooltip = f"{verb} {card.label()}" + (f" (key {key})" if card.key else "")
+    if face_up:
+        button.tooltip = f"{verb} {card.label()}" + (f" (key {key})" if card.key else "")
+    else:
+        button.tooltip = "A card face down: its player presses “Show my hand” first"
     for cls in [c for c in button._dom_classes if c.startswith("gopskit-key-")]:
         button.remove_class(cls)
     if card.key and keys_on:
