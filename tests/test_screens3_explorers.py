@@ -1,0 +1,56 @@
+"""Explorer screens after the third screen audit: every number and sentence true, every label legible.
+
+Each test drives an explorer (or a figure) without a browser and fails on what the audit saw.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from gopskit.widgets import explore_data as data
+from gopskit.widgets.explorers import LearningExplorer, MatrixExplorer, StrategyExplorer
+
+
+# ------------------------------------------------- strategy explorer: lead ---
+def test_a_lead_under_most_points_is_added_to_the_expected_finish():
+    """Lead 4 (from prizes 4 and 5 already turned) was silently dropped: 'Worth 0 ... (expected points ahead)'."""
+    explorer = StrategyExplorer(num_cards=5)
+    explorer.hand.value = explorer.opp_hand.value = explorer.prizes.value = "1 2 3"
+    explorer.lead.value = 4
+    explorer.refresh()
+    assert explorer.last_error is None and "gopskit-error" not in explorer._status.value, explorer.status
+    sol = data.goofspiel_solution(5, "points", "discard")
+    rest = sol.value((1, 2, 3), (1, 2, 3), (1, 2, 3))
+    assert rest == pytest.approx(0, abs=1e-9)
+    assert "expected points ahead from the prizes left" in explorer.status
+    assert explorer.status.endswith("You are 4 points ahead now, so you expect to finish 4 ahead: "
+                                    "under this aim a lead changes no bid."), explorer.status
+    explorer.hand.value = "1 2 5"  # an edge over the rest: the finish is the lead plus that edge
+    explorer.lead.value = -3
+    explorer.refresh()
+    edge = sol.value((1, 2, 5), (1, 2, 3), (1, 2, 3))
+    worth = re.search(r"Worth (\S+) to you", explorer.status).group(1)
+    finish = re.search(r"expect to finish (\S+) (ahead|behind)", explorer.status)
+    assert float(worth) == pytest.approx(edge, abs=0.005)
+    assert (float(finish.group(1)) * (1 if finish.group(2) == "ahead" else -1)) == pytest.approx(edge - 3, abs=0.005)
+    assert "You are 3 points behind now" in explorer.status
+
+
+@pytest.mark.parametrize("objective", ["points", "win"])
+def test_an_impossible_lead_is_refused_under_either_aim(objective):
+    """'win the game' refused lead 5 with nothing turned; 'most points' took it and answered."""
+    explorer = StrategyExplorer(num_cards=5)
+    explorer.objective.value = objective
+    explorer.lead.value = 5
+    explorer.refresh()
+    assert explorer.status == "Your lead (points): 5 is impossible: only 0 points were turned before these prizes"
+    assert "gopskit-error" in explorer._status.value and explorer.table is None and explorer._picture.value == ""
+    explorer.prizes.value = explorer.hand.value = explorer.opp_hand.value = "1 2 3 4"  # the 5 was turned
+    explorer.refresh()
+    assert explorer.last_error is None and "gopskit-error" not in explorer._status.value, explorer.status
+    explorer.lead.value = -6
+    explorer.refresh()
+    assert explorer.status == "Your lead (points): -6 is impossible: only 5 points were turned before these prizes"
