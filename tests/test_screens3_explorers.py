@@ -54,3 +54,26 @@ def test_an_impossible_lead_is_refused_under_either_aim(objective):
     explorer.lead.value = -6
     explorer.refresh()
     assert explorer.status == "Your lead (points): -6 is impossible: only 5 points were turned before these prizes"
+
+
+# ------------------------------------------- strategy explorer: card names ---
+def test_the_strategy_explorer_names_cards_as_the_boards_do(monkeypatch):
+    """The heat map and the status said 1 and 13 where the boards say A and K."""
+    from gopskit.viz import figures
+
+    drawn = []
+    monkeypatch.setattr(figures, "heatmap_figure", lambda table, bids, prizes, **kw: drawn.append((bids, prizes)) or
+                        figures.Figure())
+    explorer = StrategyExplorer(num_cards=3)
+    explorer.hand.value, explorer.opp_hand.value, explorer.prizes.value = "A 3", "2 3", "a, 2"  # names are typed too
+    explorer.refresh()
+    assert explorer.last_error is None, explorer.status
+    assert drawn[-1] == (["A", "3"], ["A", "2"])
+    assert "Once the prize is turned: prize A " in explorer.status and "prize 1 " not in explorer.status
+    explorer.hand.value = explorer.opp_hand.value = explorer.prizes.value = "all"
+    explorer.num_cards.value = 13
+    assert drawn[-1] == (["A", *map(str, range(2, 11)), "J", "Q", "K"],) * 2
+    explorer.hand.value = "K Q 14"
+    explorer.refresh()
+    assert explorer.status == "Your hand: every card is one of A (or 1) to K (or 13)"
+    assert data.parse_cards("q k 1", 13, "x") == (1, 12, 13)

@@ -338,17 +338,33 @@ def _book_rules() -> str:
 
 
 def parse_cards(text: str, num_cards: int, what: str) -> tuple[int, ...]:
-    """Read cards typed as numbers (``"1 2 5"``) or ``"all"``; each from 1 to ``num_cards``."""
+    """Read cards typed by their names or numbers (``"A 2 5"``, ``"1 2 5"``, ``"Q K"``) or ``"all"``.
+
+    Each card is from 1 (the Ace, ``A``) to ``num_cards``, as the boards name them
+    (:func:`gopskit.cards.rank_name`): ``J``, ``Q`` and ``K`` are 11, 12 and 13.
+
+    >>> parse_cards("a 3, K", 13, "Your hand"), parse_cards("all", 3, "Your hand")
+    ((1, 3, 13), (1, 2, 3))
+    """
     text = str(text).strip().lower()
     if text in ("", "all"):
         return tuple(range(1, num_cards + 1))
+    names = {"a": 1, "j": 11, "q": 12, "k": 13}
     try:
-        cards = sorted({int(x) for x in text.replace(",", " ").split()})
+        cards = sorted({names[x] if x in names else int(x) for x in text.replace(",", " ").split()})
     except ValueError:
-        raise GopsError(f"{what}: type card numbers 1 to {num_cards} separated by spaces, or 'all'") from None
+        raise GopsError(f"{what}: type cards {_card_range(num_cards)} separated by spaces, or 'all'") from None
     if not cards or cards[0] < 1 or cards[-1] > num_cards:
-        raise GopsError(f"{what}: every card is a number from 1 to {num_cards}")
+        raise GopsError(f"{what}: every card is one of {_card_range(num_cards)}")
     return tuple(cards)
+
+
+def _card_range(num_cards: int) -> str:
+    """The cards of a deck in words, by the boards' names: ``'A (or 1) to 5'``, ``'A (or 1) to K (or 13)'``."""
+    from ..cards import rank_name
+
+    last = rank_name(num_cards)
+    return f"A (or 1) to {last}" + (f" (or {num_cards})" if last != str(num_cards) else "")
 
 
 def bid_table(solution, hand, opp_hand, prizes, lead: int = 0, pot: int = 0):

@@ -16,6 +16,7 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
+from ..cards import rank_name
 from ..errors import GopsError
 from ..numbers import number, signed, significant
 from ._guard import guarded
@@ -242,7 +243,7 @@ class StrategyExplorer(Explorer):
         text = value_text(before, values, prizes, self.objective.value,
                           symmetric=hand == opp and lead == 0 and self.pot.value == 0, lead=lead)
         self._say(text if source is None else f"{text} (From {source}.)")
-        self._picture.value = _svg(heatmap_figure(table, hand, prizes))
+        self._picture.value = _svg(heatmap_figure(table, [rank_name(c) for c in hand], [rank_name(c) for c in prizes]))
 
     def _clear(self) -> None:
         super()._clear()
@@ -259,7 +260,7 @@ def value_text(before: float, values, prizes, objective: str, symmetric: bool = 
     >>> value_text(0.0, [0.0, 0.0], (1, 2), "points", symmetric=True)[:60]
     'Worth 0 to you before the prize is turned (expected points a'
     >>> value_text(0.5, [1.0, 0.0], (1, 2), "points").split(". ")[1]
-    'Once the prize is turned: prize 1 +1, prize 2 0.'
+    'Once the prize is turned: prize A +1, prize 2 0.'
     >>> value_text(0.0, [0.0, 0.0], (1, 2), "points", lead=5).split(". ")[-1]
     'You are 5 points ahead now, so you expect to finish 5 ahead: under this aim a lead changes no bid.'
     """
@@ -271,7 +272,8 @@ def value_text(before: float, values, prizes, objective: str, symmetric: bool = 
                if symmetric else "")
         text += f"It stays worth 0 whichever prize is turned{why}."
     else:
-        text += "Once the prize is turned: " + ", ".join(f"prize {p} {signed(v)}" for p, v in zip(prizes, values)) + "."
+        text += "Once the prize is turned: " + ", ".join(f"prize {rank_name(p)} {signed(v)}"
+                                                         for p, v in zip(prizes, values)) + "."
     if objective == "points" and lead:
         now = f"{abs(lead)} points {'ahead' if lead > 0 else 'behind'}"
         final = lead + before
