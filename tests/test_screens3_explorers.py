@@ -77,3 +77,25 @@ def test_the_strategy_explorer_names_cards_as_the_boards_do(monkeypatch):
     explorer.refresh()
     assert explorer.status == "Your hand: every card is one of A (or 1) to K (or 13)"
     assert data.parse_cards("q k 1", 13, "x") == (1, 12, 13)
+
+
+# ------------------------------------------------ matrix explorer: bars ---
+def test_a_best_reply_worth_zero_is_visible_and_named():
+    """'A Goofspiel turn': bid 3 is best and worth 0, so its bar had no height and the promised blue was nowhere."""
+    from matplotlib.colors import to_hex
+
+    from gopskit.viz.figures import payoff_lines_figure
+    from gopskit.viz.svg import PALETTE
+
+    payoffs, rows, cols = data.preset(data.GOOFSPIEL_TURN)
+    report = data.matrix_report(payoffs)
+    fig = payoff_lines_figure(report.payoffs, -report.payoffs, rows, cols, report.row_mix, report.col_mix)
+    for ax in fig.axes:
+        heights = [bar.get_height() for bar in ax.patches]
+        assert heights[2] == 0 and heights[:2] == pytest.approx([-2 / 3, -2])  # bid 3 is the best reply, worth 0
+        assert ax.get_xlabel().endswith("(best, in solid blue: bid 3)"), ax.get_xlabel()
+        flat = [line for line in ax.lines if line.get_gid() == "gopskit-flat-bar"]
+        assert len(flat) == 1 and to_hex(flat[0].get_color()) == PALETTE[0].lower()
+        bar = ax.patches[2]
+        assert sorted(flat[0].get_xdata()) == pytest.approx([bar.get_x(), bar.get_x() + bar.get_width()])
+        assert flat[0].get_linewidth() >= 4 and list(flat[0].get_ydata()) == [0, 0]

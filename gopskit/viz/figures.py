@@ -81,17 +81,23 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
         best = gains >= gains.max() - 1e-9
         names = [str(x) for x in own_labels]
         bars = ax.bar(names, gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best], edgecolor="#333")
-        for bar, b in zip(bars, best):  # not by colour alone: the others are hatched too
-            bar.set_hatch("" if b else "//")
-        for k, (g, text) in enumerate(zip(gains, numbers_together(gains))):
-            ax.annotate(text, (k, g), xytext=(0, 3 if g >= 0 else -3), textcoords="offset points",
-                        ha="center", va="bottom" if g >= 0 else "top")
         span = max(1.0, float(np.abs(gains).max()))
+        for bar, b, g in zip(bars, best, gains):  # not by colour alone: the others are hatched too
+            bar.set_hatch("" if b else "//")
+            if abs(g) < 0.02 * span:  # a bar of (nearly) no height: a thick stroke on the baseline shows it
+                ax.plot([bar.get_x(), bar.get_x() + bar.get_width()], [0, 0], color=bar.get_facecolor(), lw=6,
+                        ls="-" if b else (0, (2, 1)), solid_capstyle="butt", zorder=3, gid="gopskit-flat-bar")
+        for k, (g, text) in enumerate(zip(gains, numbers_together(gains))):
+            lift = 3 + (4 if abs(g) < 0.02 * span else 0)  # clear of a flat bar's stroke
+            ax.annotate(text, (k, g), xytext=(0, lift if g >= 0 else -lift), textcoords="offset points",
+                        ha="center", va="bottom" if g >= 0 else "top")
         ax.set_ylim(min(0.0, gains.min()) - 0.25 * span, max(0.0, gains.max()) + 0.25 * span)
         ax.axhline(0, color="#333", lw=0.8)
         if len(names) > 3 or max(len(n) for n in names) > 8:
             ax.tick_params(axis="x", labelrotation=30)
-        ax.set_xlabel("payoff against the other's\nequilibrium mix (best: solid blue)")
+        named = ", ".join(n for n, b in zip(names, best) if b)  # by name too: a best bar of height 0 shows no blue
+        ax.set_xlabel("payoff against the other's equilibrium\nmix (best, in solid blue:" +
+                      ("\n" if len(named) > 16 else " ") + f"{named})")
     ax.set_title(f"{who}:\npayoff of each strategy")
     if M.shape[1] == 2:
         ax.legend(loc="best")
