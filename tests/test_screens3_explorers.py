@@ -99,3 +99,29 @@ def test_a_best_reply_worth_zero_is_visible_and_named():
         bar = ax.patches[2]
         assert sorted(flat[0].get_xdata()) == pytest.approx([bar.get_x(), bar.get_x() + bar.get_width()])
         assert flat[0].get_linewidth() >= 4 and list(flat[0].get_ydata()) == [0, 0]
+
+
+# ------------------------------------------- strategy explorer: type size ---
+SMALLEST_LABEL = 16.0  # tests/test_browser_layout.py: no text on screen under 16 px
+
+
+@pytest.mark.parametrize("cards", range(5, 14))
+def test_the_heat_map_text_shows_at_16_px_or_more_for_every_deck(cards):
+    """The 13-card map grew to 11.55 inches while its box stayed 1040 px: 12 pt type showed at 15 px (14 at 1024)."""
+    from matplotlib.text import Text
+
+    from gopskit.cards import rank_name
+    from gopskit.viz.figures import FIGURE_BOXES, displayed_px, figure_to_svg, heatmap_figure
+
+    names = [rank_name(c) for c in range(1, cards + 1)]
+    fig = heatmap_figure(np.full((cards, cards), 1 / cards), names, names)
+    figure_to_svg(fig)  # drawn as the page draws it: every tick label made
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    assert len(texts) > cards * cards + 2 * cards  # the cells, both axes' ticks, the titles
+    size = tuple(fig.get_size_inches())
+    for box in ((1040, 900), (960, 900), *FIGURE_BOXES):  # 1280 and 1024 wide; laptops and small projectors
+        for text in texts:
+            px = displayed_px(text.get_fontsize(), size, box)
+            assert px >= SMALLEST_LABEL, f"{text.get_text()!r} shows at {px:.1f} px in a {box} box"
+    # the old figure at 13 cards: 12 pt type in an 11.55-inch figure, 1040 px wide
+    assert displayed_px(12, (11.55, 8.55), (1040, 900)) < SMALLEST_LABEL

@@ -120,11 +120,46 @@ def ink_on(colour) -> str:
     return "white" if (1.05 / (light + 0.05)) > ((light + 0.05) / 0.05) else "black"
 
 
-@_readable
+# The boxes (width, height in CSS px) a figure is shown in on a laptop or a small projector: style.css draws
+# `.gopskit-figure svg` at most 1040 px wide and 85vh tall, keeping its shape. 1280 x 800 gives 1040 x 680;
+# a 1024 px window leaves about 960 px beside the page's margins (85vh: 765 px at 900 tall, 653 at 768).
+FIGURE_BOXES = ((1040, 680), (960, 765), (960, 653))
+SMALLEST_FIGURE_PX = 18.0  # the body text's size: glyph-box measures (digits are 0.73 em tall) still read >= 16
+
+
+def displayed_px(points: float, figsize, box) -> float:
+    """How many CSS px text of ``points`` shows at, in a figure of ``figsize`` inches drawn to fit ``box`` px.
+
+    An SVG from matplotlib measures the figure in points (72 an inch); the page scales it to
+    fit the box, keeping its shape.
+
+    >>> round(displayed_px(12, (11.55, 8.55), (1040, 900)), 1)  # a 13-card heat map at 12 pt: 15 px, too small
+    15.0
+    """
+    width, height = figsize
+    return points * min(box[0] / (width * 72), box[1] / (height * 72))
+
+
+def legible_points(figsize, base: float = 12.0) -> float:
+    """The font size (pt), at least ``base``, at which a figure of ``figsize`` shows
+    :data:`SMALLEST_FIGURE_PX` or more in every one of :data:`FIGURE_BOXES`."""
+    return max(base, max(SMALLEST_FIGURE_PX / displayed_px(1.0, figsize, box) for box in FIGURE_BOXES))
+
+
 def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optimal bid for each prize") -> Figure:
-    """A heat map: rows are bids, columns prizes, cells the chance of the bid (printed in each cell)."""
+    """A heat map: rows are bids, columns prizes, cells the chance of the bid (printed in each cell).
+
+    The figure grows with the cards while its box on the page does not: its type grows with it
+    (:func:`legible_points`), so a 13-card map reads as large on screen as a 5-card one's smallest text.
+    """
     P = np.asarray(probabilities, float)
     size = (max(5.0, 1.8 + 0.75 * P.shape[1]), max(3.4, 1.4 + 0.55 * P.shape[0]))  # room for the labels
+    k = legible_points(size) / _PROJECTOR["font.size"]
+    with rc_context({name: value * k for name, value in _PROJECTOR.items()}):
+        return _heatmap(P, bid_labels, prize_labels, title, size, _PROJECTOR["font.size"] * k)
+
+
+def _heatmap(P, bid_labels, prize_labels, title, size, points) -> Figure:
     fig = Figure(figsize=size, layout="constrained")
     ax = fig.subplots()
     image = ax.imshow(P, cmap="cividis", vmin=0, vmax=1, aspect="auto", origin="lower")
@@ -136,7 +171,9 @@ def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optima
     for (i, j), p in np.ndenumerate(P):
         if p >= 0.005:  # a grid: 0.20 beside 0.19
             ax.text(j, i, fixed(p), ha="center", va="center", color=ink_on(image.cmap(image.norm(p))))
-    fig.colorbar(image, ax=ax, label="probability")
+    ax.tick_params(labelsize=points)  # ticks made when the figure is drawn, after this returns, keep the size
+    bar = fig.colorbar(image, ax=ax, label="probability")
+    bar.ax.tick_params(labelsize=points)
     return fig
 
 
