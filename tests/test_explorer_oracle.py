@@ -57,7 +57,7 @@ def read_mix(text: str, labels) -> tuple[np.ndarray, float]:
         return mix, tol
     for part in text.split(", "):
         label, _, written = part.rpartition(" ")
-        mix[list(labels).index(label)] = read_number(written)
+        mix[list(labels).index(label.removesuffix(":"))] = read_number(written)
         tol = max(tol, tolerance(written))
     return mix, tol
 

@@ -125,3 +125,23 @@ def test_the_heat_map_text_shows_at_16_px_or_more_for_every_deck(cards):
             assert px >= SMALLEST_LABEL, f"{text.get_text()!r} shows at {px:.1f} px in a {box} box"
     # the old figure at 13 cards: 12 pt type in an 11.55-inch figure, 1040 px wide
     assert displayed_px(12, (11.55, 8.55), (1040, 900)) < SMALLEST_LABEL
+
+
+# ------------------------------------------------------ learning explorer ---
+def test_the_learning_status_names_the_slider_frame_and_writes_the_mix_in_one_format():
+    """The slider read 'Frame 1' beside 'iteration 8', and the mix read 'bid 1 1/8' (one and an eighth?) beside
+    'bid 1 0.00333'."""
+    explorer = LearningExplorer(game=data.GOOFSPIEL_TURN)
+    trace = explorer.trace
+    for frame in (1, 20, explorer.frames):
+        explorer.frame.value = frame
+        upto = max(1, round(len(trace.iterations) * frame / explorer.frames))
+        assert explorer.frame.description == "Frame"
+        heading = f"Fictitious play on {data.GOOFSPIEL_TURN}: "
+        assert explorer.status.startswith(f"{heading}iteration {trace.iterations[upto - 1]} of 300 "
+                                          f"(frame {frame} of {explorer.frames}), exploitability "), explorer.status
+        mix = explorer.status.split("row player's mix: ")[1].split(", ")
+        assert len(mix) == 3 and all(re.fullmatch(r"bid [123]: [01]\.\d{3}", part) for part in mix), mix
+        written = [float(part.split(": ")[1]) for part in mix]
+        assert written == pytest.approx(list(trace.strategies[upto - 1]), abs=0.0005 + 1e-12)
+    assert explorer.status.split("row player's mix: ")[1] == "bid 1: 0.003, bid 2: 0.003, bid 3: 0.993"

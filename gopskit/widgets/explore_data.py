@@ -25,7 +25,7 @@ from html import escape
 import numpy as np
 
 from ..errors import GopsError
-from ..numbers import clean, number
+from ..numbers import clean, fixed, number
 from ..solvers import learning, matrix
 
 PRESETS = {
@@ -160,11 +160,21 @@ def render_matrix_html(report: MatrixReport, row_labels, col_labels, shown_steps
             f'<tbody>{"".join(body)}</tbody></table><ol class="gopskit-steps">{steps}</ol>')
 
 
-def mix_text(mix, labels) -> str:
-    """A strategy in words: ``'heads 1/2, tails 1/2'`` (zero weights left out), or ``'always tails'``."""
+def mix_text(mix, labels, places: int | None = None) -> str:
+    """A strategy in words: ``'heads 1/2, tails 1/2'`` (zero weights left out), or ``'always tails'``.
+
+    With ``places``, every weight is a decimal with that many places after a colon, for
+    mixes that are not exact fractions (a learner's): ``'bid 1: 0.125, bid 3: 0.003'``, never
+    ``'bid 1 1/8'`` (one and an eighth?) beside ``'bid 3 0.00333'``.
+
+    >>> mix_text([1 / 8, 0, 7 / 8], ("bid 1", "bid 2", "bid 3"), places=3)
+    'bid 1: 0.125, bid 3: 0.875'
+    """
     weights = [(label, clean(p)) for label, p in zip(labels, mix) if clean(p) > 1e-7]
     if len(weights) == 1:
         return f"always {weights[0][0]}"
+    if places is not None:
+        return ", ".join(f"{label}: {fixed(p, places)}" for label, p in weights)
     return ", ".join(f"{label} {number(p)}" for label, p in weights)
 
 

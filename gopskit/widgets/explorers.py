@@ -359,9 +359,11 @@ class LearningExplorer(Explorer):
         pending = self.pending()
         note = f" Shown: the last run. Press Run for {pending}." if pending else ""
         heading = t.title()[:1].upper() + t.title()[1:]  # a sentence and a chart title start with a capital
-        self._say(f"{heading}: iteration {t.iterations[upto - 1]}, "
+        self._say(f"{heading}: iteration {t.iterations[upto - 1]} of {t.iterations[-1]} "  # the slider counts frames
+                  f"(frame {self.frame.value} of {self.frames}), "
                   f"exploitability {significant(t.exploitability[upto - 1], 3)}" +
-                  ("" if t.strategies is None else f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels)}")
+                  ("" if t.strategies is None else
+                   f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels, places=3)}")
                   + ("." if note else "") + note)
         fig = convergence_figure(t.iterations, t.exploitability, t.strategies, t.labels, upto=upto, title=heading)
         self._picture.value = _svg(fig)
