@@ -145,3 +145,28 @@ def test_the_learning_status_names_the_slider_frame_and_writes_the_mix_in_one_fo
         written = [float(part.split(": ")[1]) for part in mix]
         assert written == pytest.approx(list(trace.strategies[upto - 1]), abs=0.0005 + 1e-12)
     assert explorer.status.split("row player's mix: ")[1] == "bid 1: 0.003, bid 2: 0.003, bid 3: 0.993"
+
+
+# -------------------------------------------- matrix explorer: Payoffs box ---
+@pytest.mark.parametrize("game", data.preset_names())
+def test_the_payoffs_box_is_laid_out_and_labelled_as_the_table(game):
+    """The box began with a bare ':' and said 'bid_1' where the table said 'bid 1'."""
+    explorer = MatrixExplorer(game=game)
+    rows, cols = explorer.labels
+    lines = explorer.text.value.splitlines()
+    assert not lines[0].strip().startswith(":") and "_" not in explorer.text.value, explorer.text.value
+    assert re.split(r"\s{2,}", lines[0].strip()) == list(cols)  # the head line: the table's column labels
+    for line, label in zip(lines[1:], rows):
+        assert line.startswith(label + "  ")  # each row: the table's row label, then its payoffs
+    table = re.findall(r"<th[^>]*>([^<]*)</th>", explorer._table.value)
+    assert table == ["", *cols, *rows]
+    before = explorer.report.payoffs
+    explorer.refresh(custom=True)  # the box read back: the same game under the same names
+    assert explorer.game.value == "Type your own" and explorer.labels == (tuple(rows), tuple(cols))
+    assert np.allclose(explorer.report.payoffs, before) and explorer.last_error is None
+
+
+def test_the_old_layout_of_the_payoffs_box_is_still_read():
+    assert data.parse_labelled_matrix(": bid_1 R\nbid_1 3 0\ndown 5 1")[1:] == (("bid 1", "down"), ("bid 1", "R"))
+    assert data.parse_labelled_matrix("up 3 0\ndown 5 1")[1:] == (("up", "down"), ("c1", "c2"))
+    assert data.parse_labelled_matrix("1 -1\n-1 1")[1:] == (None, None)

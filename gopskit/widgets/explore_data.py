@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from fractions import Fraction
 from html import escape
 
@@ -179,47 +180,83 @@ def mix_text(mix, labels, places: int | None = None) -> str:
 
 
 def matrix_text(payoffs, row_labels=None, col_labels=None) -> str:
-    """The matrix as the explorer's text box shows it: optional label line and label column.
+    """The matrix as the explorer's text box shows it: laid out as the table, labels as the table writes them.
+
+    Cells are set off by two spaces or more, so a label may hold a space (``bid 1``);
+    the first line names the columns, each row starts with its name.
 
     >>> print(matrix_text([[0, -1], [1, 0]], ("rock", "paper"), ("rock", "paper")))
-    :       rock paper
-    rock       0    -1
-    paper      1     0
+              rock  paper
+    rock         0     -1
+    paper        1      0
     """
     cells = [[number(v, places=4) for v in row] for row in np.asarray(payoffs, float)]
     if row_labels is None:
         return "\n".join(" ".join(row) for row in cells)
-    width = max(2, *(len(str(x)) for x in (*row_labels, *col_labels)), *(len(c) for row in cells for c in row)) + 1
-    head = ":".ljust(width) + "".join(_word(c).rjust(width) for c in col_labels)
-    body = [_word(r).ljust(width) + "".join(c.rjust(width) for c in row) for r, row in zip(row_labels, cells)]
+    left = max(len(str(r)) for r in row_labels) + 2
+    width = max(2, *(len(str(c)) for c in col_labels), *(len(c) for row in cells for c in row)) + 2
+    head = " " * left + "".join(str(c).rjust(width) for c in col_labels)
+    body = [str(r).ljust(left) + "".join(c.rjust(width) for c in row) for r, row in zip(row_labels, cells)]
     return "\n".join([head, *body])
+
+
+_GAP = re.compile(r"\t|,|\s{2,}")  # between the cells of a line: a tab, a comma or two spaces or more
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in _GAP.split(line.strip()) if cell.strip()]
+
+
+def _not_a_payoff(word: str) -> bool:
+    return word.lower().lstrip("+-") in ("nan", "inf", "infinity")
+
+
+def _label_line(line: str) -> list[str] | None:
+    """The column names a first line gives (the layout of :func:`matrix_text`, or words), or ``None`` for a row."""
+    cells, words = _cells(line), line.replace(",", " ").split()
+    if any(_not_a_payoff(w) for w in words) or any(all(_is_number(w) for w in cell.split()) for cell in cells):
+        return None
+    if len(cells) == 1 and any(_is_number(w) for w in words):  # 'up 3 0': a row named up
+        return None
+    return cells if len(cells) > 1 else words
 
 
 def parse_labelled_matrix(text: str):
     """``(payoffs, row labels, column labels)`` from what the text box holds.
 
     Plain rows of numbers work (labels are then ``None``); so does the
-    labelled layout of :func:`matrix_text`: a first line starting with
-    ``:`` names the columns, and a row may start with a one-word name
-    (``_`` stands for a space: ``bid_3`` is the label ``bid 3``).
+    layout of :func:`matrix_text`: a first line of names only names the
+    columns, and a row may start with a name. Cells set off by two spaces
+    or more (or a tab, or a comma) may hold spaces (``bid 1``); in a line
+    of single spaces a name is one word (``_`` stands for a space:
+    ``bid_3`` is the label ``bid 3``). A first line starting with ``:``
+    names the columns too.
 
     >>> payoffs, rows, cols = parse_labelled_matrix(": L R\\nup 3 0\\ndown 5 1")
     >>> payoffs.tolist(), rows, cols
     ([[3.0, 0.0], [5.0, 1.0]], ('up', 'down'), ('L', 'R'))
+    >>> parse_labelled_matrix("       bid 1  bid 2\\nbid 1      0     -2\\nbid 2      2      0")[1:]
+    (('bid 1', 'bid 2'), ('bid 1', 'bid 2'))
     """
     lines = [line for line in str(text).strip().splitlines() if line.strip()]
     if not lines:
         raise GopsError(EMPTY_MATRIX)
     cols = None
-    if lines and lines[0].lstrip().startswith(":"):
+    if lines[0].lstrip().startswith(":"):
         cols = tuple(x.replace("_", " ") for x in lines[0].lstrip()[1:].replace(",", " ").split())
+        lines = lines[1:]
+    elif len(lines) > 1 and _label_line(lines[0]) is not None:
+        cols = tuple(x.replace("_", " ") for x in _label_line(lines[0]))
         lines = lines[1:]
     names, numbers_only = [], []
     for line in lines:
-        parts = line.replace(",", " ").split()
-        if parts and parts[0].lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        cells, parts = _cells(line), line.replace(",", " ").split()
+        if parts and _not_a_payoff(parts[0]):
             raise GopsError(f"payoffs are ordinary numbers, not {parts[0]!r}")
-        if parts and not _is_number(parts[0]):
+        if len(cells) > 1 and not all(_is_number(w) for w in cells[0].split()):  # a name set off by two spaces
+            names.append(cells[0].replace("_", " "))
+            parts = " ".join(cells[1:]).split()
+        elif parts and not _is_number(parts[0]):
             names.append(parts[0].replace("_", " "))
             parts = parts[1:]
         else:
@@ -239,10 +276,6 @@ def parse_labelled_matrix(text: str):
     if rows is not None and cols is None:
         cols = tuple(f"c{j + 1}" for j in range(n))
     return payoffs, rows, cols
-
-
-def _word(label) -> str:
-    return str(label).replace(" ", "_")
 
 
 def _read_number(text: str) -> float:
