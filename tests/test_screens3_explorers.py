@@ -170,3 +170,36 @@ def test_the_old_layout_of_the_payoffs_box_is_still_read():
     assert data.parse_labelled_matrix(": bid_1 R\nbid_1 3 0\ndown 5 1")[1:] == (("bid 1", "down"), ("bid 1", "R"))
     assert data.parse_labelled_matrix("up 3 0\ndown 5 1")[1:] == (("up", "down"), ("c1", "c2"))
     assert data.parse_labelled_matrix("1 -1\n-1 1")[1:] == (None, None)
+
+
+# ------------------------------------------------ Raj's points chart ticks ---
+def _bottom_labels(svg: str):
+    from gopskit.viz.svg import CHAR_EM, TICK_PX
+
+    found = re.findall(r'<text class="gopskit-tick" x="([\d.]+)" y="[\d.]+" font-size="\d+" '
+                       r'text-anchor="middle">(\d+)</text>', svg)
+    return [(float(x) - len(t) * TICK_PX * CHAR_EM / 2, float(x) + len(t) * TICK_PX * CHAR_EM / 2, int(t))
+            for x, t in found]
+
+
+@pytest.mark.parametrize("turns", [13, 15, 16, 20, 27, 40])
+def test_the_turn_labels_of_a_points_chart_stay_apart(turns):
+    """Raj's end chart (15 turns): '14' and '15' nearly touched along the bottom."""
+    from gopskit.viz.svg import TICK_GAP, points_chart_svg, turn_ticks
+
+    series = [[0] + [k % 7 for k in range(1, turns + 1)], [0] * (turns + 1), [0] + [-k for k in range(1, turns + 1)]]
+    svg = points_chart_svg(series, ["Player 1", "Player 2", "Player 3"])
+    labels = _bottom_labels(svg)
+    assert labels[0][2] == 0 and labels[-1][2] == turns  # the start and the end are always named
+    for (_, right, a), (left, _, b) in zip(labels, labels[1:]):
+        assert left - right >= TICK_GAP >= 8, f"turn {a}'s label ends {left - right:.1f} px before turn {b}'s"
+    assert svg.count('stroke="#444"/>') - 2 == len(turn_ticks(turns))  # every tick mark stays (minus the 2 axes)
+
+
+def test_raj_end_chart_drops_the_label_of_turn_14_not_15():
+    from gopskit.viz.svg import points_chart_svg
+
+    series = [[0, -2, -5, -5, -2, -2, -1, -1, -1, -1, 5, 5, 13, 18, 18, 18],
+              [0, 0, 0, 0, 0, -1, 8, 15, 19, 19, 21, 21, 21, 16, 16, 26], [0, 0, 0, -4] + [-4] * 12]
+    labels = [t for _, _, t in _bottom_labels(points_chart_svg(series, ["Player 1", "Player 2", "Player 3"]))]
+    assert labels == [0, 2, 4, 6, 8, 10, 12, 15]
