@@ -50,4 +50,4 @@ def test_a_card_box_is_named_by_its_label():
     explorer = StrategyExplorer()
     explorer.opp_hand.value = "two"
     explorer.refresh()
-    assert explorer.status == "Opponent's hand: type card numbers 1 to 5 separated by spaces, or 'all'"
+    assert explorer.status == "Opponent's hand: type cards A (or 1) to 5 separated by spaces, or 'all'"

@@ -46,4 +46,4 @@ def test_the_best_replies_are_not_told_by_colour_alone():
         heights = np.array([bar.get_height() for bar in bars])
         best = np.isclose(heights, heights.max())
         assert [bool(bar.get_hatch()) for bar in bars] == list(~best), ax.get_title()
-        assert "best: solid blue" in ax.get_xlabel()
+        assert "best, in solid blue:" in ax.get_xlabel()

@@ -49,7 +49,7 @@ def test_bid_table_rows_are_probability_distributions():
 def test_parse_cards_checks_the_range():
     assert data.parse_cards("all", 4, "hand") == (1, 2, 3, 4)
     assert data.parse_cards("3 1", 4, "hand") == (1, 3)
-    with pytest.raises(GopsError, match="1 to 4"):
+    with pytest.raises(GopsError, match=r"A \(or 1\) to 4"):
         data.parse_cards("5", 4, "hand")
 
 
@@ -92,7 +92,7 @@ def test_strategy_explorer_shows_value_and_heat_map():
     assert explorer.table.shape == (2, 2) and explorer.last_error is None
     explorer.hand.value = "9"
     explorer.refresh()
-    assert "1 to 3" in explorer.status
+    assert "A (or 1) to 3" in explorer.status
 
 
 def test_strategy_explorer_plays_the_full_deck_from_the_opening_book():

@@ -81,17 +81,23 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
         best = gains >= gains.max() - 1e-9
         names = [str(x) for x in own_labels]
         bars = ax.bar(names, gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best], edgecolor="#333")
-        for bar, b in zip(bars, best):  # not by colour alone: the others are hatched too
-            bar.set_hatch("" if b else "//")
-        for k, (g, text) in enumerate(zip(gains, numbers_together(gains))):
-            ax.annotate(text, (k, g), xytext=(0, 3 if g >= 0 else -3), textcoords="offset points",
-                        ha="center", va="bottom" if g >= 0 else "top")
         span = max(1.0, float(np.abs(gains).max()))
+        for bar, b, g in zip(bars, best, gains):  # not by colour alone: the others are hatched too
+            bar.set_hatch("" if b else "//")
+            if abs(g) < 0.02 * span:  # a bar of (nearly) no height: a thick stroke on the baseline shows it
+                ax.plot([bar.get_x(), bar.get_x() + bar.get_width()], [0, 0], color=bar.get_facecolor(), lw=6,
+                        ls="-" if b else (0, (2, 1)), solid_capstyle="butt", zorder=3, gid="gopskit-flat-bar")
+        for k, (g, text) in enumerate(zip(gains, numbers_together(gains))):
+            lift = 3 + (4 if abs(g) < 0.02 * span else 0)  # clear of a flat bar's stroke
+            ax.annotate(text, (k, g), xytext=(0, lift if g >= 0 else -lift), textcoords="offset points",
+                        ha="center", va="bottom" if g >= 0 else "top")
         ax.set_ylim(min(0.0, gains.min()) - 0.25 * span, max(0.0, gains.max()) + 0.25 * span)
         ax.axhline(0, color="#333", lw=0.8)
         if len(names) > 3 or max(len(n) for n in names) > 8:
             ax.tick_params(axis="x", labelrotation=30)
-        ax.set_xlabel("payoff against the other's\nequilibrium mix (best: solid blue)")
+        named = ", ".join(n for n, b in zip(names, best) if b)  # by name too: a best bar of height 0 shows no blue
+        ax.set_xlabel("payoff against the other's equilibrium\nmix (best, in solid blue:" +
+                      ("\n" if len(named) > 16 else " ") + f"{named})")
     ax.set_title(f"{who}:\npayoff of each strategy")
     if M.shape[1] == 2:
         ax.legend(loc="best")
@@ -114,11 +120,46 @@ def ink_on(colour) -> str:
     return "white" if (1.05 / (light + 0.05)) > ((light + 0.05) / 0.05) else "black"
 
 
-@_readable
+# The boxes (width, height in CSS px) a figure is shown in on a laptop or a small projector: style.css draws
+# `.gopskit-figure svg` at most 1040 px wide and 85vh tall, keeping its shape. 1280 x 800 gives 1040 x 680;
+# a 1024 px window leaves about 960 px beside the page's margins (85vh: 765 px at 900 tall, 653 at 768).
+FIGURE_BOXES = ((1040, 680), (960, 765), (960, 653))
+SMALLEST_FIGURE_PX = 18.0  # the body text's size: glyph-box measures (digits are 0.73 em tall) still read >= 16
+
+
+def displayed_px(points: float, figsize, box) -> float:
+    """How many CSS px text of ``points`` shows at, in a figure of ``figsize`` inches drawn to fit ``box`` px.
+
+    An SVG from matplotlib measures the figure in points (72 an inch); the page scales it to
+    fit the box, keeping its shape.
+
+    >>> round(displayed_px(12, (11.55, 8.55), (1040, 900)), 1)  # a 13-card heat map at 12 pt: 15 px, too small
+    15.0
+    """
+    width, height = figsize
+    return points * min(box[0] / (width * 72), box[1] / (height * 72))
+
+
+def legible_points(figsize, base: float = 12.0) -> float:
+    """The font size (pt), at least ``base``, at which a figure of ``figsize`` shows
+    :data:`SMALLEST_FIGURE_PX` or more in every one of :data:`FIGURE_BOXES`."""
+    return max(base, max(SMALLEST_FIGURE_PX / displayed_px(1.0, figsize, box) for box in FIGURE_BOXES))
+
+
 def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optimal bid for each prize") -> Figure:
-    """A heat map: rows are bids, columns prizes, cells the chance of the bid (printed in each cell)."""
+    """A heat map: rows are bids, columns prizes, cells the chance of the bid (printed in each cell).
+
+    The figure grows with the cards while its box on the page does not: its type grows with it
+    (:func:`legible_points`), so a 13-card map reads as large on screen as a 5-card one's smallest text.
+    """
     P = np.asarray(probabilities, float)
     size = (max(5.0, 1.8 + 0.75 * P.shape[1]), max(3.4, 1.4 + 0.55 * P.shape[0]))  # room for the labels
+    k = legible_points(size) / _PROJECTOR["font.size"]
+    with rc_context({name: value * k for name, value in _PROJECTOR.items()}):
+        return _heatmap(P, bid_labels, prize_labels, title, size, _PROJECTOR["font.size"] * k)
+
+
+def _heatmap(P, bid_labels, prize_labels, title, size, points) -> Figure:
     fig = Figure(figsize=size, layout="constrained")
     ax = fig.subplots()
     image = ax.imshow(P, cmap="cividis", vmin=0, vmax=1, aspect="auto", origin="lower")
@@ -130,7 +171,9 @@ def heatmap_figure(probabilities, bid_labels, prize_labels, title: str = "Optima
     for (i, j), p in np.ndenumerate(P):
         if p >= 0.005:  # a grid: 0.20 beside 0.19
             ax.text(j, i, fixed(p), ha="center", va="center", color=ink_on(image.cmap(image.norm(p))))
-    fig.colorbar(image, ax=ax, label="probability")
+    ax.tick_params(labelsize=points)  # ticks made when the figure is drawn, after this returns, keep the size
+    bar = fig.colorbar(image, ax=ax, label="probability")
+    bar.ax.tick_params(labelsize=points)
     return fig
 
 

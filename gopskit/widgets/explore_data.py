@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from fractions import Fraction
 from html import escape
 
 import numpy as np
 
 from ..errors import GopsError
-from ..numbers import clean, number
+from ..numbers import clean, fixed, number
 from ..solvers import learning, matrix
 
 PRESETS = {
@@ -160,56 +161,102 @@ def render_matrix_html(report: MatrixReport, row_labels, col_labels, shown_steps
             f'<tbody>{"".join(body)}</tbody></table><ol class="gopskit-steps">{steps}</ol>')
 
 
-def mix_text(mix, labels) -> str:
-    """A strategy in words: ``'heads 1/2, tails 1/2'`` (zero weights left out), or ``'always tails'``."""
+def mix_text(mix, labels, places: int | None = None) -> str:
+    """A strategy in words: ``'heads 1/2, tails 1/2'`` (zero weights left out), or ``'always tails'``.
+
+    With ``places``, every weight is a decimal with that many places after a colon, for
+    mixes that are not exact fractions (a learner's): ``'bid 1: 0.125, bid 3: 0.003'``, never
+    ``'bid 1 1/8'`` (one and an eighth?) beside ``'bid 3 0.00333'``.
+
+    >>> mix_text([1 / 8, 0, 7 / 8], ("bid 1", "bid 2", "bid 3"), places=3)
+    'bid 1: 0.125, bid 3: 0.875'
+    """
     weights = [(label, clean(p)) for label, p in zip(labels, mix) if clean(p) > 1e-7]
     if len(weights) == 1:
         return f"always {weights[0][0]}"
+    if places is not None:
+        return ", ".join(f"{label}: {fixed(p, places)}" for label, p in weights)
     return ", ".join(f"{label} {number(p)}" for label, p in weights)
 
 
 def matrix_text(payoffs, row_labels=None, col_labels=None) -> str:
-    """The matrix as the explorer's text box shows it: optional label line and label column.
+    """The matrix as the explorer's text box shows it: laid out as the table, labels as the table writes them.
+
+    Cells are set off by two spaces or more, so a label may hold a space (``bid 1``);
+    the first line names the columns, each row starts with its name.
 
     >>> print(matrix_text([[0, -1], [1, 0]], ("rock", "paper"), ("rock", "paper")))
-    :       rock paper
-    rock       0    -1
-    paper      1     0
+              rock  paper
+    rock         0     -1
+    paper        1      0
     """
     cells = [[number(v, places=4) for v in row] for row in np.asarray(payoffs, float)]
     if row_labels is None:
         return "\n".join(" ".join(row) for row in cells)
-    width = max(2, *(len(str(x)) for x in (*row_labels, *col_labels)), *(len(c) for row in cells for c in row)) + 1
-    head = ":".ljust(width) + "".join(_word(c).rjust(width) for c in col_labels)
-    body = [_word(r).ljust(width) + "".join(c.rjust(width) for c in row) for r, row in zip(row_labels, cells)]
+    left = max(len(str(r)) for r in row_labels) + 2
+    width = max(2, *(len(str(c)) for c in col_labels), *(len(c) for row in cells for c in row)) + 2
+    head = " " * left + "".join(str(c).rjust(width) for c in col_labels)
+    body = [str(r).ljust(left) + "".join(c.rjust(width) for c in row) for r, row in zip(row_labels, cells)]
     return "\n".join([head, *body])
+
+
+_GAP = re.compile(r"\t|,|\s{2,}")  # between the cells of a line: a tab, a comma or two spaces or more
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in _GAP.split(line.strip()) if cell.strip()]
+
+
+def _not_a_payoff(word: str) -> bool:
+    return word.lower().lstrip("+-") in ("nan", "inf", "infinity")
+
+
+def _label_line(line: str) -> list[str] | None:
+    """The column names a first line gives (the layout of :func:`matrix_text`, or words), or ``None`` for a row."""
+    cells, words = _cells(line), line.replace(",", " ").split()
+    if any(_not_a_payoff(w) for w in words) or any(all(_is_number(w) for w in cell.split()) for cell in cells):
+        return None
+    if len(cells) == 1 and any(_is_number(w) for w in words):  # 'up 3 0': a row named up
+        return None
+    return cells if len(cells) > 1 else words
 
 
 def parse_labelled_matrix(text: str):
     """``(payoffs, row labels, column labels)`` from what the text box holds.
 
     Plain rows of numbers work (labels are then ``None``); so does the
-    labelled layout of :func:`matrix_text`: a first line starting with
-    ``:`` names the columns, and a row may start with a one-word name
-    (``_`` stands for a space: ``bid_3`` is the label ``bid 3``).
+    layout of :func:`matrix_text`: a first line of names only names the
+    columns, and a row may start with a name. Cells set off by two spaces
+    or more (or a tab, or a comma) may hold spaces (``bid 1``); in a line
+    of single spaces a name is one word (``_`` stands for a space:
+    ``bid_3`` is the label ``bid 3``). A first line starting with ``:``
+    names the columns too.
 
     >>> payoffs, rows, cols = parse_labelled_matrix(": L R\\nup 3 0\\ndown 5 1")
     >>> payoffs.tolist(), rows, cols
     ([[3.0, 0.0], [5.0, 1.0]], ('up', 'down'), ('L', 'R'))
+    >>> parse_labelled_matrix("       bid 1  bid 2\\nbid 1      0     -2\\nbid 2      2      0")[1:]
+    (('bid 1', 'bid 2'), ('bid 1', 'bid 2'))
     """
     lines = [line for line in str(text).strip().splitlines() if line.strip()]
     if not lines:
         raise GopsError(EMPTY_MATRIX)
     cols = None
-    if lines and lines[0].lstrip().startswith(":"):
+    if lines[0].lstrip().startswith(":"):
         cols = tuple(x.replace("_", " ") for x in lines[0].lstrip()[1:].replace(",", " ").split())
+        lines = lines[1:]
+    elif len(lines) > 1 and _label_line(lines[0]) is not None:
+        cols = tuple(x.replace("_", " ") for x in _label_line(lines[0]))
         lines = lines[1:]
     names, numbers_only = [], []
     for line in lines:
-        parts = line.replace(",", " ").split()
-        if parts and parts[0].lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        cells, parts = _cells(line), line.replace(",", " ").split()
+        if parts and _not_a_payoff(parts[0]):
             raise GopsError(f"payoffs are ordinary numbers, not {parts[0]!r}")
-        if parts and not _is_number(parts[0]):
+        if len(cells) > 1 and not all(_is_number(w) for w in cells[0].split()):  # a name set off by two spaces
+            names.append(cells[0].replace("_", " "))
+            parts = " ".join(cells[1:]).split()
+        elif parts and not _is_number(parts[0]):
             names.append(parts[0].replace("_", " "))
             parts = parts[1:]
         else:
@@ -229,10 +276,6 @@ def parse_labelled_matrix(text: str):
     if rows is not None and cols is None:
         cols = tuple(f"c{j + 1}" for j in range(n))
     return payoffs, rows, cols
-
-
-def _word(label) -> str:
-    return str(label).replace(" ", "_")
 
 
 def _read_number(text: str) -> float:
@@ -338,17 +381,33 @@ def _book_rules() -> str:
 
 
 def parse_cards(text: str, num_cards: int, what: str) -> tuple[int, ...]:
-    """Read cards typed as numbers (``"1 2 5"``) or ``"all"``; each from 1 to ``num_cards``."""
+    """Read cards typed by their names or numbers (``"A 2 5"``, ``"1 2 5"``, ``"Q K"``) or ``"all"``.
+
+    Each card is from 1 (the Ace, ``A``) to ``num_cards``, as the boards name them
+    (:func:`gopskit.cards.rank_name`): ``J``, ``Q`` and ``K`` are 11, 12 and 13.
+
+    >>> parse_cards("a 3, K", 13, "Your hand"), parse_cards("all", 3, "Your hand")
+    ((1, 3, 13), (1, 2, 3))
+    """
     text = str(text).strip().lower()
     if text in ("", "all"):
         return tuple(range(1, num_cards + 1))
+    names = {"a": 1, "j": 11, "q": 12, "k": 13}
     try:
-        cards = sorted({int(x) for x in text.replace(",", " ").split()})
+        cards = sorted({names[x] if x in names else int(x) for x in text.replace(",", " ").split()})
     except ValueError:
-        raise GopsError(f"{what}: type card numbers 1 to {num_cards} separated by spaces, or 'all'") from None
+        raise GopsError(f"{what}: type cards {_card_range(num_cards)} separated by spaces, or 'all'") from None
     if not cards or cards[0] < 1 or cards[-1] > num_cards:
-        raise GopsError(f"{what}: every card is a number from 1 to {num_cards}")
+        raise GopsError(f"{what}: every card is one of {_card_range(num_cards)}")
     return tuple(cards)
+
+
+def _card_range(num_cards: int) -> str:
+    """The cards of a deck in words, by the boards' names: ``'A (or 1) to 5'``, ``'A (or 1) to K (or 13)'``."""
+    from ..cards import rank_name
+
+    last = rank_name(num_cards)
+    return f"A (or 1) to {last}" + (f" (or {num_cards})" if last != str(num_cards) else "")
 
 
 def bid_table(solution, hand, opp_hand, prizes, lead: int = 0, pot: int = 0):

@@ -16,6 +16,7 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
+from ..cards import rank_name
 from ..errors import GopsError
 from ..numbers import number, signed, significant
 from ._guard import guarded
@@ -224,6 +225,12 @@ class StrategyExplorer(Explorer):
             why = ("with Ties “Discard the prize” nothing is carried over, so it is 0" if self.ties.value == "discard"
                    else "points carried over from tied turns, 0 or more")
             raise GopsError(f"Carried pot: {why}, not {self.pot.value}")
+        lead = self.lead.value
+        turned = n * (n + 1) // 2 - sum(prizes)  # the prizes not left were turned before
+        if abs(lead) + self.pot.value > turned:  # under either aim: a lead is points won from prizes already turned
+            in_pot = f", {self.pot.value} of them in the pot" if self.pot.value else ""
+            raise GopsError(f"Your lead (points): {lead} is impossible: only {turned} points were turned "
+                            f"before these prizes{in_pot}")
         self._say(f"Solving {n}-card Goofspiel…")
         source = None
         if n == FULL_DECK:
@@ -234,30 +241,45 @@ class StrategyExplorer(Explorer):
         table, values, before = bid_table(solution, hand, opp, prizes, self.lead.value, self.pot.value)
         self.table = table
         text = value_text(before, values, prizes, self.objective.value,
-                          symmetric=hand == opp and self.lead.value == 0 and self.pot.value == 0)
+                          symmetric=hand == opp and lead == 0 and self.pot.value == 0, lead=lead)
         self._say(text if source is None else f"{text} (From {source}.)")
-        self._picture.value = _svg(heatmap_figure(table, hand, prizes))
+        self._picture.value = _svg(heatmap_figure(table, [rank_name(c) for c in hand], [rank_name(c) for c in prizes]))
 
     def _clear(self) -> None:
         super()._clear()
         self.table = None
 
 
-def value_text(before: float, values, prizes, objective: str, symmetric: bool = False) -> str:
+def value_text(before: float, values, prizes, objective: str, symmetric: bool = False, lead: int = 0) -> str:
     """The strategy explorer's status line: the position's worth, before and after the prize is turned.
+
+    Under "most points" the worth is the points still to come, whatever the lead: a lead
+    changes neither the best bids nor that worth, and the line adds it to say how far
+    ahead you expect to finish.
 
     >>> value_text(0.0, [0.0, 0.0], (1, 2), "points", symmetric=True)[:60]
     'Worth 0 to you before the prize is turned (expected points a'
     >>> value_text(0.5, [1.0, 0.0], (1, 2), "points").split(". ")[1]
-    'Once the prize is turned: prize 1 +1, prize 2 0.'
+    'Once the prize is turned: prize A +1, prize 2 0.'
+    >>> value_text(0.0, [0.0, 0.0], (1, 2), "points", lead=5).split(". ")[-1]
+    'You are 5 points ahead now, so you expect to finish 5 ahead: under this aim a lead changes no bid.'
     """
-    unit = "expected points ahead" if objective == "points" else "chance of winning minus chance of losing"
+    unit = ("expected points ahead from the prizes left" if objective == "points"
+            else "chance of winning minus chance of losing")
     text = f"Worth {signed(before)} to you before the prize is turned ({unit}). "
     if all(number(v) == "0" for v in values):
         why = (": both hold the same cards with no lead and no pot, so neither has an edge (symmetry)"
                if symmetric else "")
-        return text + f"It stays worth 0 whichever prize is turned{why}."
-    return text + "Once the prize is turned: " + ", ".join(f"prize {p} {signed(v)}" for p, v in zip(prizes, values)) + "."
+        text += f"It stays worth 0 whichever prize is turned{why}."
+    else:
+        text += "Once the prize is turned: " + ", ".join(f"prize {rank_name(p)} {signed(v)}"
+                                                         for p, v in zip(prizes, values)) + "."
+    if objective == "points" and lead:
+        now = f"{abs(lead)} points {'ahead' if lead > 0 else 'behind'}"
+        final = lead + before
+        finish = "level" if number(final) == "0" else f"{number(abs(final))} {'ahead' if final > 0 else 'behind'}"
+        text += f" You are {now} now, so you expect to finish {finish}: under this aim a lead changes no bid."
+    return text
 
 
 # ------------------------------------------------------------ learning ---
@@ -337,9 +359,11 @@ class LearningExplorer(Explorer):
         pending = self.pending()
         note = f" Shown: the last run. Press Run for {pending}." if pending else ""
         heading = t.title()[:1].upper() + t.title()[1:]  # a sentence and a chart title start with a capital
-        self._say(f"{heading}: iteration {t.iterations[upto - 1]}, "
+        self._say(f"{heading}: iteration {t.iterations[upto - 1]} of {t.iterations[-1]} "  # the slider counts frames
+                  f"(frame {self.frame.value} of {self.frames}), "
                   f"exploitability {significant(t.exploitability[upto - 1], 3)}" +
-                  ("" if t.strategies is None else f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels)}")
+                  ("" if t.strategies is None else
+                   f"; row player's mix: {mix_text(t.strategies[upto - 1], t.labels, places=3)}")
                   + ("." if note else "") + note)
         fig = convergence_figure(t.iterations, t.exploitability, t.strategies, t.labels, upto=upto, title=heading)
         self._picture.value = _svg(fig)
