@@ -513,6 +513,12 @@ class Oracle:
         board = self.board
         cards = board._hand_cards
         tips = [board._slots[i][2].tooltip for i in range(len(cards))]
+        if not board._shown:  # face down (a hot seat before "Show my hand"): one back per card, none named
+            assert set(tips) <= {"A card face down: its player presses “Show my hand” first"}, tips
+            held = getattr(hand_of(board.state).observation(board._active), "hand", None)
+            if held is not None and all(c.is_card for c in cards):  # not a choice of players (the Goose's taker)
+                assert len(cards) == len(held), f"{len(cards)} backs for {len(held)} cards held"
+            return
         names = [t.split(" (key")[0] for t in tips]
         assert len(set(names)) == len(names), f"two cards share a tooltip: {tips}"
         if self.game == "gooseberry-fool" and all(isinstance(c.move, int) for c in cards):
@@ -525,11 +531,6 @@ class Oracle:
         legal = board.state.legal_moves(seat)
         for card, tip in zip(cards, names):
             assert tip == f"Play {bid_name(self.game, card.move)}", tip
-        if not board._shown:  # face down (a hot seat before "Show my hand"): one back per card held
-            held = getattr(hand_of(board.state).observation(seat), "hand", None)
-            if held is not None:
-                assert len(cards) == len(held), f"{len(cards)} backs for {len(held)} cards held"
-            return
         assert {c.move for c in cards if c.legal} == set(legal)
 
     # -- the end -------------------------------------------------------------
