@@ -133,6 +133,9 @@ def ranking_html(results) -> str:
     table = (_TABLE_STYLE + "<table class='gopskit-tournament-table'>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     table += f"<p class='gopskit-rule'><b>How the table is ranked.</b> {html.escape(RANKING_RULE)}</p>"
+    note = results.interval_note(labels=shown, rows=ranking)
+    if note:
+        table += f"<p class='gopskit-rule gopskit-interval-note'>{html.escape(note)}</p>"
     neighbours = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in neighbour_texts(results, ranking))
     if neighbours:
         table += f"<p class='gopskit-rule'><b>Each entry against the next one down</b>, head to head (the ranking is over the whole field, so an entry can rank above a neighbour it loses to):</p><ul>{neighbours}</ul>"

@@ -1,0 +1,121 @@
+"""The tournament runner, third screen audit: intervals inside what a game can give, every neighbouring pair
+settled, names that wrap at spaces, and an intro and progress bar that say only what the page shows."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gopskit.arena.results import MIN_DEALS, ResultSet, interval_text
+
+pytest.importorskip("ipywidgets")
+
+from gopskit.widgets.tournament import TournamentApp, ranking_html  # noqa: E402
+
+
+def strategy(observation):
+    """The notebook's strategy: bid the card worth as much as the prize."""
+    return observation.prize if observation.prize in observation.hand else observation.hand[0]
+
+
+def _games(points_by_deal, names=("a", "b")):
+    """One deal per entry of ``points_by_deal`` (``[a's points, b's points]``), played from one seat."""
+    return [{"seats": list(names), "seed": k, "points": list(p), "winners": [0 if p[0] >= p[1] else 1],
+             "forfeits": [], "record": None} for k, p in enumerate(points_by_deal)]
+
+
+def _text(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.split("</style>")[-1])).replace("&#x27;", "'")
+
+
+# ------------------------------------------------ 1. intervals a game allows ---
+@pytest.fixture(scope="module")
+def two_deals():
+    """The audit's run, without the slow equilibrium bot: 13 cards, 1 game per seating, seed 1 (2 deals each)."""
+    app = TournamentApp(functions=[strategy], bots=["random", "match-prize"], num_cards=13)
+    app.games.value = 1
+    app.seed.value = "1"
+    assert app.run() is not None, app.status.value
+    return app
+
+
+def test_two_deals_give_no_interval_but_say_why(two_deals):
+    results = two_deals.results
+    rows = results.ranking()
+    assert all(row["deals"] == 2 and row["ci_low"] is None and row["ci_high"] is None for row in rows)
+    text = _text(two_deals.table.value)
+    assert text.count("too few deals") == len(rows)  # the interval column of every row
+    assert re.search(r"-?\d+\.\d\d to -?\d+\.\d\d", text.split("How the table")[0]) is None
+    assert f"an interval needs at least {MIN_DEALS} deals" in text
+    assert "12.7 standard errors" in text  # Student's t over 2 deals, from scipy
+    for sentence in re.findall(r"<li>(.*?)</li>", two_deals.table.value):
+        assert "over 1 deal: too few to tell" in sentence and "interval " not in sentence.split("(")[0]
+
+
+def test_the_points_chart_stays_inside_what_a_game_gives(two_deals):
+    from gopskit.viz.tournament import plot_distributions
+
+    results = two_deals.results
+    assert results.point_range() == (0, 91)  # 1 + 2 + ... + 13
+    ax = plot_distributions(results, labels=results.labels()).axes[0]
+    left, right = ax.get_xlim()
+    assert -0.02 * 91 - 1e-9 <= left and right <= 91 * 1.02 + 1e-9, (left, right)
+    assert "no 95% intervals: too few deals" in ax.get_title()
+    assert not [line for line in ax.get_lines() if line.get_linewidth() == 3]  # no interval bars
+
+
+def test_an_interval_stops_at_the_fewest_and_most_points_and_says_so():
+    # 0, 0, 0, 0, 91 over five deals: Student's t reaches below 0 (mean 18.2, half-width 50.5)
+    games = _games([[0, 91], [0, 91], [0, 91], [0, 91], [91, 0]])
+    rs = ResultSet("goofspiel", {"num_cards": 13}, 0, 1, [{"name": "a"}, {"name": "b"}], games)
+    rows = {row["name"]: row for row in rs.ranking()}
+    assert rows["a"]["ci_low"] == 0.0 and 0 < rows["a"]["ci_high"] < 91
+    assert rows["b"]["ci_high"] == 91.0 and 0 < rows["b"]["ci_low"]
+    assert interval_text(rows["a"]).startswith("0.00 to ")
+    note = rs.interval_note()
+    assert "Intervals stop at 0 and 91, the fewest and most points one game of 13 cards can give" in note
+    assert note.endswith("for b, a.")  # in ranking order
+    assert "Intervals stop at 0 and 91" in _text(ranking_html(rs)) and "Intervals stop at 0 and 91" in rs.ranking_text()
+    row = rs.compare("b", "a")  # the margin: 91 - 0 = 91 on four deals, -91 on one
+    assert row["high"] == 91.0 and row["cut"]
+    assert "stopped at 91: no game is won by more than 91" in rs.compare_text("b", "a")
+    assert "-" not in interval_text(rows["a"])
+
+
+def test_a_narrow_interval_is_left_as_student_s_t_gives_it():
+    from scipy import stats
+
+    values = [30, 34, 31, 35, 33, 32]
+    rs = ResultSet("goofspiel", {"num_cards": 13}, 0, 1, [{"name": "a"}, {"name": "b"}],
+                   _games([[v, 91 - v] for v in values]))
+    row = next(r for r in rs.ranking() if r["name"] == "a")
+    half = stats.t.ppf(0.975, 5) * np.std(values, ddof=1) / np.sqrt(6)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((np.mean(values) - half, np.mean(values) + half))
+    assert rs.interval_note() == ""  # nothing cut, nobody short of deals: no note
+
+
+@settings(max_examples=40, deadline=None)
+@given(deals=st.lists(st.integers(0, 21), min_size=1, max_size=12))
+def test_no_interval_ever_leaves_the_possible_range(deals):
+    """6 cards: 21 points a game. Each deal splits them (a takes v, b the rest)."""
+    rs = ResultSet("goofspiel", {"num_cards": 6}, 0, 1, [{"name": "a"}, {"name": "b"}],
+                   _games([[v, 21 - v] for v in deals]))
+    for row in rs.ranking():
+        if len(deals) < MIN_DEALS:
+            assert row["ci_low"] is None and interval_text(row) == "too few deals"
+        else:
+            assert 0 <= row["ci_low"] <= row["mean_points"] <= row["ci_high"] <= 21
+    margin = rs.compare("a", "b")
+    if margin["low"] is not None:
+        assert -21 <= margin["low"] <= margin["mean"] <= margin["high"] <= 21
+
+
+def test_a_game_without_a_known_bound_keeps_student_s_t():
+    rs = ResultSet("raj", {}, 0, 1, [{"name": "a"}, {"name": "b"}], _games([[0, 9], [9, 0]] * 3))
+    assert rs.point_range() is None and rs.margin_range() is None
+    row = next(r for r in rs.ranking() if r["name"] == "a")
+    assert row["ci_low"] < 0  # the raw interval, as before: the kit knows no bound to cut it at
