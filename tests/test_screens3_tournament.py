@@ -119,3 +119,31 @@ def test_a_game_without_a_known_bound_keeps_student_s_t():
     assert rs.point_range() is None and rs.margin_range() is None
     row = next(r for r in rs.ranking() if r["name"] == "a")
     assert row["ci_low"] < 0  # the raw interval, as before: the kit knows no bound to cut it at
+
+
+# ------------------------------------------- 2. every neighbouring pair ---
+def _field(count: int, deals: int = 5) -> ResultSet:
+    """``count`` entries e0, e1, ...: e_i scores 10 + i against anyone, on ``deals`` deals of every pair."""
+    names = [f"e{i}" for i in range(count)]
+    games = []
+    for i, a in enumerate(names):
+        for j, b in enumerate(names[i + 1:], i + 1):
+            games += [{"seats": [a, b], "seed": 100 * i + 10 * j + k, "points": [10 + i + k % 2, 10 + j],
+                       "winners": [1], "forfeits": [], "record": None, "table": f"{a}-{b}"} for k in range(deals)]
+    return ResultSet("goofspiel", {"num_cards": 13}, 0, deals, [{"name": n, "kind": "student"} for n in names], games)
+
+
+def test_every_neighbouring_pair_is_settled_down_to_the_last():
+    from gopskit.widgets.tournament import neighbour_texts
+
+    results = _field(9)
+    ranking = results.ranking()
+    order = [row["name"] for row in ranking]
+    assert order == [f"e{i}" for i in range(8, -1, -1)]
+    sentences = neighbour_texts(results, ranking)
+    assert len(sentences) == 8 == len(results.neighbours())  # the app and the command line alike
+    for (upper, lower), sentence in zip(zip(order, order[1:]), sentences):
+        assert sentence.startswith(f"{upper} scores ") and f" than {lower} per game" in sentence
+    page = ranking_html(results)
+    items = re.findall(r"<li>(.*?)</li>", page.split("next one down")[1])
+    assert len(items) == 8 and items[-1].startswith("e1 scores ") and " than e0 " in items[-1]

@@ -316,15 +316,19 @@ class ResultSet:
         return (f"{first} scores {how} per game ({round(100 * level)}% interval {fixed(row['low'])} to "
                 f"{fixed(row['high'])}, {row['n']} deals{cut}): {verdict}.")
 
-    def neighbours(self, limit: int = 5, level: float = LEVEL, rows: list[dict] | None = None,
+    def neighbours(self, limit: int | None = None, level: float = LEVEL, rows: list[dict] | None = None,
                    labels: dict | None = None) -> list[str]:
-        """:meth:`compare_text` for each entry against the next one down, from the top (``limit`` pairs).
+        """:meth:`compare_text` for each entry against the next one down, from the top: every neighbouring
+        pair of entries that played (or the first ``limit`` pairs).
 
         The question a class asks of a ranking: is first really ahead of
-        second, or would another run swap them? ``labels``: as in :meth:`compare_text`.
+        second, or would another run swap them? Every student asks it of the
+        entry just below theirs, so the table's sentences settle every pair.
+        ``labels``: as in :meth:`compare_text`.
         """
         names = [row["name"] for row in (rows or self.ranking(level)) if row["games"]]
-        return [self.compare_text(a, b, level, labels) for a, b in list(zip(names, names[1:]))[:limit]]
+        pairs = list(zip(names, names[1:]))
+        return [self.compare_text(a, b, level, labels) for a, b in (pairs if limit is None else pairs[:limit])]
 
     def labels(self) -> dict[str, str]:
         """How screens name each entry (:func:`entry_labels`): ``{"one-higher": "One-higher bot", "ada": "ada"}``."""

@@ -156,9 +156,9 @@ def ranking_html(results) -> str:
     return table
 
 
-def neighbour_texts(results, ranking, limit: int = 5) -> list[str]:
-    """Each entry against the next one down (:meth:`ResultSet.neighbours`: entries that scored the same on
-    every deal are said so), entries named by their labels (:meth:`ResultSet.labels`)."""
+def neighbour_texts(results, ranking, limit: int | None = None) -> list[str]:
+    """Each entry against the next one down, every neighbouring pair of the ranking (:meth:`ResultSet.neighbours`:
+    entries that scored the same on every deal are said so), entries named by their labels (:meth:`ResultSet.labels`)."""
     return results.neighbours(limit, rows=ranking, labels=results.labels())
 
 
