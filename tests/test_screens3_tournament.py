@@ -16,6 +16,8 @@ pytest.importorskip("ipywidgets")
 
 from gopskit.widgets.tournament import TournamentApp, ranking_html  # noqa: E402
 
+from screens_visual_static import browser  # noqa: E402,F401  (the fixture)
+
 
 def strategy(observation):
     """The notebook's strategy: bid the card worth as much as the prize."""
@@ -147,3 +149,57 @@ def test_every_neighbouring_pair_is_settled_down_to_the_last():
     page = ranking_html(results)
     items = re.findall(r"<li>(.*?)</li>", page.split("next one down")[1])
     assert len(items) == 8 and items[-1].startswith("e1 scores ") and " than e0 " in items[-1]
+
+
+# ------------------------------------------- 3. names wrap at spaces only ---
+CUTS_JS = """(selector) => Array.from(document.querySelectorAll(selector)).flatMap(cell => {
+  const cuts = [], walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  let node, top = null, before = '';
+  while ((node = walker.nextNode())) {
+    for (let i = 0; i < node.textContent.length; i++) {
+      const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+      const rect = r.getBoundingClientRect();
+      if (rect.width === 0) { before = node.textContent[i]; continue; }  // a space at a line's end
+      if (top !== null && rect.top > top + 2) cuts.push(cell.innerText + ' after ' + JSON.stringify(before));
+      top = rect.top; before = node.textContent[i];
+    }
+  }
+  return cuts; })"""
+
+
+def _audit_field() -> ResultSet:
+    """The audit's table: a notebook strategy, the Equilibrium bot and the Random bot, 13 cards, 6 deals each."""
+    entries = [{"name": "strategy", "kind": "notebook", "origin": "notebook"},
+               {"name": "equilibrium", "kind": "bot", "bot": "equilibrium"}, {"name": "random", "kind": "bot", "bot": "random"}]
+    pairs = (("strategy", "equilibrium"), ("strategy", "random"), ("equilibrium", "random"))
+    games = [{"seats": [a, b], "seed": k, "points": [40 + 7 * k, 51 - 7 * k], "winners": [0 if k > 1 else 1],
+              "forfeits": [], "record": None, "table": f"{a}-{b}"} for a, b in pairs for k in range(3)]
+    return ResultSet("goofspiel", {"num_cards": 13}, 0, 3, entries, games)
+
+
+@pytest.mark.parametrize("font", ["sans-serif", "monospace"])
+def test_entry_names_wrap_at_spaces_never_inside_a_word(browser, font):  # noqa: F811
+    """The served page's font is not this page's: a wider one (monospace stands in) must not cut a word either.
+    The entry column used to shrink to 6em and cut "Equilibrium bot" as "Equilibri" / "um bot" (1280 px)."""
+    from screens_visual_static import html_widget, open_page, page_html
+
+    body = html_widget(ranking_html(_audit_field()), "gopskit-results")
+    wide = f"<style>.gopskit-tournament-table td, .gopskit-tournament-table th{{font-family:{font}}}</style>"
+    assert "<b>Equilibrium bot</b>" in body
+    for size in ((1920, 1080), (1280, 800), (1024, 768)):
+        page = open_page(browser, page_html(wide + body, "gopskit-board gopskit-tournament"), size)
+        cuts = page.evaluate(CUTS_JS, ".gopskit-tournament-table td:nth-child(2)")
+        fits = page.evaluate("() => { const s = document.querySelector('.gopskit-results');"
+                             " return s.scrollWidth <= s.clientWidth + 1; }")
+        page.close()
+        bad = [cut for cut in cuts if not cut.endswith(('"_"', '" "', '"-"'))]
+        assert not bad, (size, font, bad)
+        assert fits or size[0] < 1280 or font == "monospace", (size, font)  # the table still fits a laptop
+
+
+def test_only_a_monster_of_a_name_breaks_inside_and_then_in_long_pieces():
+    from gopskit.widgets.tournament import _breakable
+
+    assert _breakable("Equilibrium bot") == "Equilibrium bot" and _breakable("one_above") == "one_<wbr>above"
+    assert _breakable("abcdefghijklmnopqrstuvwxyz") == "abcdefghijkl<wbr>mnopqrstuvwx<wbr>yz"
+    assert _breakable("x<y_z") == "x&lt;y_<wbr>z"

@@ -70,7 +70,9 @@ _TABLE_STYLE = (  # fits 1024 px without scrolling: headers and long cells wrap 
     ".gopskit-tournament-table th,.gopskit-tournament-table td{padding:3px 6px;text-align:right;vertical-align:top;"
     "border-bottom:1px solid #ddd;white-space:nowrap;overflow-wrap:normal;word-break:keep-all}"
     ".gopskit-tournament-table th{white-space:normal;vertical-align:bottom}"
-    ".gopskit-tournament-table td:nth-child(2){white-space:normal;overflow-wrap:anywhere;min-width:6em}"
+    # the entry's name wraps at spaces, hyphens and after underscores (<wbr>, _breakable), never inside a word:
+    # overflow-wrap:anywhere let the column shrink below "Equilibrium" ("Equilibri" / "um bot" at 1280 px)
+    ".gopskit-tournament-table td:nth-child(2){white-space:normal;overflow-wrap:normal;word-break:normal;min-width:6em}"
     ".gopskit-tournament-table td:nth-child(3),.gopskit-tournament-table td:nth-child(5){white-space:normal}"
     ".gopskit-tournament-table td:last-child{white-space:normal;min-width:12em}"
     ".gopskit-tournament-table td:nth-child(2),.gopskit-tournament-table th:nth-child(2),"
@@ -105,10 +107,27 @@ _ISOLATION_WORDS = {
 }
 
 
+_LONGEST_RUN = 16  # letters of a name without a space, hyphen or underscore that stay on one line
+
+
 def _breakable(name: str) -> str:
-    """An entry's name for the ranking's narrow column: it may break after an underscore (``save_big_`` /
-    ``cards``), where a reader sees a word end, before it breaks anywhere (``save_big_car`` / ``ds``)."""
-    return html.escape(name).replace("_", "_<wbr>")
+    """An entry's name for the ranking's narrow column: it breaks at spaces and hyphens, and after an
+    underscore (``save_big_`` / ``cards``), where a reader sees a word end, never inside a word
+    (``Equilibri`` / ``um bot``). Only a run of more than :data:`_LONGEST_RUN` letters with none of these
+    (a file name such as ``mystrategyfinalversion``) may break inside, every 12 letters, so the table
+    still fits the page.
+
+    >>> _breakable("save_big_cards"), _breakable("Equilibrium bot"), _breakable("mystrategyfinalversion")
+    ('save_<wbr>big_<wbr>cards', 'Equilibrium bot', 'mystrategyfi<wbr>nalversion')
+    """
+    import re
+
+    def split(run: str) -> str:
+        if len(run) <= _LONGEST_RUN:
+            return html.escape(run)
+        return "<wbr>".join(html.escape(run[k:k + 12]) for k in range(0, len(run), 12))
+
+    return re.sub(r"[^\s_-]+", lambda m: split(m.group(0)), name).replace("_", "_<wbr>")
 
 
 def ranking_html(results) -> str:
