@@ -31,7 +31,10 @@ def _games(points_by_deal, names=("a", "b")):
 
 
 def _text(page: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.split("</style>")[-1])).replace("&#x27;", "'")
+    """What a reader sees of ``page``: no tags, entities read, runs of spaces as one."""
+    import html
+
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page.split("</style>")[-1]))).strip()
 
 
 # ------------------------------------------------ 1. intervals a game allows ---
@@ -203,3 +206,58 @@ def test_only_a_monster_of_a_name_breaks_inside_and_then_in_long_pieces():
     assert _breakable("Equilibrium bot") == "Equilibrium bot" and _breakable("one_above") == "one_<wbr>above"
     assert _breakable("abcdefghijklmnopqrstuvwxyz") == "abcdefghijkl<wbr>mnopqrstuvwx<wbr>yz"
     assert _breakable("x<y_z") == "x&lt;y_<wbr>z"
+
+
+# ------------------------------- 4. an intro and a progress bar the page bears out ---
+def _intro() -> str:
+    import json
+    import pathlib
+
+    notebook = json.loads((pathlib.Path(__file__).parents[1] / "notebooks" / "tournament.ipynb").read_text())
+    return "".join(notebook["cells"][0]["source"])
+
+
+def test_the_intro_speaks_only_of_what_the_served_page_shows():
+    intro = _intro()
+    for gone in ("written right here", "example strategies below", "settle each pair"):
+        assert gone not in intro, gone  # the code is hidden on a served page; nothing below lists the examples
+    assert "named in the form: those always take part" in intro and "tick box below names the folder" in intro
+    assert "compare every entry with the next one down" in intro and "once the entry has played enough deals" in intro
+
+
+def test_the_notebook_strategies_are_named_in_the_form_and_always_play(monkeypatch):
+    import ipywidgets as w
+
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
+    app = TournamentApp(functions=[strategy], bots=["random"], num_cards=3)
+    form = app.children[1]
+    assert app.notebook_note in form.children  # in the options form, beside the class folder's tick box
+    note = _text(app.notebook_note.value)
+    assert note == ("From this notebook (always in the tournament): strategy "
+                    "– The notebook's strategy: bid the card worth as much as the prize.")
+    assert not any(isinstance(c, w.Checkbox) and "strategy" in c.description for c in form.children)
+    assert [e.name for e in app.entries() if e.origin == "notebook"] == ["strategy"]
+    bare = TournamentApp(bots=["random", "match-prize"], num_cards=3)
+    assert bare.notebook_note not in bare.children[1].children  # no notebook strategies: no line
+
+
+def test_the_progress_bar_says_what_it_counts(monkeypatch):
+    monkeypatch.delenv("GOPSKIT_TOURNAMENT_DIR", raising=False)
+    app = TournamentApp(functions=[strategy], bots=["random", "match-prize", "one-higher"], num_cards=3)
+    assert app.progress.description == ""  # no bare "Tables" beside it
+    row = app.children[2].children
+    assert row.index(app.progress_label) == row.index(app.progress) - 1  # the label is right before the bar
+    assert _text(app.progress_label.value).strip() == "Tables played (one per pair of entries): none yet"
+    seen = []
+    show = app._show_progress
+    app._show_progress = lambda done, total: (show(done, total), seen.append(_text(app.progress_label.value)))
+    app.games.value = 1
+    app.seed.value = "2"
+    results = app.run()
+    tables = len({tuple(sorted(game["seats"])) for game in results.games})
+    assert tables == 4 * 3 // 2  # four entries: six pairs
+    assert seen[0].strip().endswith(f": 0 of {tables}") and seen[-1].strip().endswith(f": {tables} of {tables}")
+    assert _text(app.progress_label.value).strip().endswith(f"{tables} of {tables}")
+    assert (app.progress.value, app.progress.max) == (tables, tables)
+    app.reset()
+    assert _text(app.progress_label.value).strip().endswith("none yet") and app.progress.value == 0
