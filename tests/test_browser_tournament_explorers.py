@@ -24,6 +24,20 @@ from test_browser import APP_TIMEOUT_MS, browser, open_app, page, status_text  #
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 EXAMPLES = Path(__file__).parents[1] / "examples" / "students"
+# Where a line break cuts a cell's text: the cell and the character before each cut.
+CUTS_JS = """(selector) => Array.from(document.querySelectorAll(selector)).flatMap(cell => {
+  const cuts = [], walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  let node, top = null, before = '';
+  while ((node = walker.nextNode())) {
+    for (let i = 0; i < node.textContent.length; i++) {
+      const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+      const rect = r.getBoundingClientRect();
+      if (rect.width === 0) { before = node.textContent[i]; continue; }  // a space at a line's end
+      if (top !== null && rect.top > top + 2) cuts.push(cell.innerText + ' after ' + JSON.stringify(before));
+      top = rect.top; before = node.textContent[i];
+    }
+  }
+  return cuts; })"""
 NOISE = re.compile(r"\d\.0*[1-9]\d{4,}|\d[eE][-+]?\d|(?<![\w.])-0\.00(?!\d)")
 
 
@@ -53,6 +67,12 @@ def test_the_tournament_app_runs_the_configured_class_and_explains_its_table(cla
     assert page.locator(".gopskit-tournament input[type=text]").count() == 1  # the seed, no folder box
     picker = [t.replace("\xa0", " ") for t in page.locator(".gopskit-tournament select option").all_inner_texts()]
     assert "One-higher bot (one-higher)" in picker and "Random bot (random)" in picker  # the label, then the name code takes
+    notebook = page.locator(".gopskit-tournament .gopskit-notebook-entries").inner_text()
+    assert notebook.startswith("From this notebook (always in the tournament): strategy")  # its code is hidden here
+    assert page.locator(".gopskit-progress-label").inner_text().endswith("none yet")
+    page.locator(".gopskit-tournament select").first.select_option(label=[  # the audit's long word: "Equilibri" / "um bot"
+        "Random bot (random)", "Match-the-prize bot (match-prize)", "One-higher bot (one-higher)",
+        "Equilibrium bot (equilibrium)"])
     games = page.locator(".gopskit-tournament .widget-inline-hbox", has_text="Games").locator("input")
     games.fill("2")
     games.press("Tab")
@@ -62,10 +82,12 @@ def test_the_tournament_app_runs_the_configured_class_and_explains_its_table(cla
     track, bar = (page.locator(f".gopskit-tournament .widget-hprogress {part}").bounding_box()["width"]
                   for part in (".progress", ".progress-bar"))
     assert track >= 200 and bar >= track - 4, (track, bar)  # the Tables bar is seen, full once played (it was 2 px wide)
+    assert page.locator(".gopskit-progress-label").inner_text() == "Tables played (one per pair of entries): 21 of 21"
     table = page.locator(".gopskit-tournament-table")
     rows = [[cell.strip() for cell in row.inner_text().split("\t")] for row in table.locator("tbody tr").all()]
     names = {row[1]: row for row in rows}
-    assert set(names) == {"strategy", "copy_the_prize", "one_above", "Random bot", "Match-the-prize bot", "One-higher bot"}
+    assert set(names) == {"strategy", "copy_the_prize", "one_above", "Random bot", "Match-the-prize bot", "One-higher bot",
+                          "Equilibrium bot"}
     assert names["strategy"][2] == "notebook" and names["one_above"][2] == "student" and names["Random bot"][2] == "bot"
     means = [float(row[3]) for row in rows]
     assert means == sorted(means, reverse=True)
@@ -77,6 +99,11 @@ def test_the_tournament_app_runs_the_configured_class_and_explains_its_table(cla
     text = page.locator(".gopskit-tournament .gopskit-results").inner_text()
     assert "How the table is ranked" in text and "up to 4 cards for strategy files" in text
     assert not NOISE.search(text), NOISE.search(text)
+    for width in (1280, 1024):  # an entry's name wraps at a space, a hyphen or after an underscore, never inside a word
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(250)
+        cuts = page.evaluate(CUTS_JS, ".gopskit-tournament-table td:nth-child(2)")
+        assert not [cut for cut in cuts if not cut.endswith(('"_"', '" "', '"-"'))], (width, cuts)
     shots = Path(os.environ.get("GOPSKIT_SCREENSHOTS") or tmp_path)
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.wait_for_timeout(250)

@@ -375,7 +375,11 @@ def test_intervals_count_deals_not_games(small):
     deals = small.deal_points()
     assert sorted(deals["a"]) == [4.5, 6.0] and sorted(deals["b"]) == [1.5, 3.0]
     rows = {r["name"]: r for r in small.ranking()}
-    assert rows["a"]["deals"] == 2 and rows["a"]["ci_low"] < 5.25 < rows["a"]["ci_high"]
+    assert rows["a"]["deals"] == 2 and rows["a"]["ci_low"] is None  # too few deals for the table's interval
+    from gopskit.arena.results import mean_interval
+
+    raw = mean_interval(deals["a"])  # Student's t over the 2 deals, which the table does not show
+    assert raw["n"] == 2 and raw["low"] < 5.25 < raw["high"]
 
 
 def test_in_a_played_tournament_every_deal_is_complete_and_the_interval_holds_the_mean():
@@ -410,10 +414,15 @@ def test_the_ranking_rule_is_saved_and_printed(small, tmp_path):
     small.save(tmp_path)
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["ranking_rule"] == RANKING_RULE and "mean points" in RANKING_RULE
-    assert data["ranking"][0]["ci_low"] is not None
+    assert data["ranking"][0]["ci_low"] is None and data["ranking"][0]["deals"] == 2  # too few deals: null
     text = small.ranking_text()
     assert "95% interval" in text and "Ranked by mean points per game" in text
-    assert " to " in text.splitlines()[2]
+    assert "too few deals" in text.splitlines()[2] and "an interval needs at least 5 deals" in text
+    more = ResultSet("goofspiel", {"num_cards": 3}, 0, 1, [{"name": "a"}, {"name": "b"}],
+                     [game(["a", "b"], [4 + k % 2, 2 - k % 2], [0]) | {"seed": k} for k in range(6)])
+    more.save(tmp_path)
+    assert json.loads((tmp_path / "results.json").read_text())["ranking"][0]["ci_low"] is not None
+    assert " to " in more.ranking_text().splitlines()[2]
 
 
 def test_each_kind_of_entry_is_solved_as_far_as_it_can_be():

@@ -22,6 +22,13 @@ paired over the deals where they met (:meth:`ResultSet.compare_text` says
 it in a sentence, :meth:`ResultSet.neighbours` does it down the ranking).
 The rule the ranking follows is :data:`RANKING_RULE`, saved in results.json.
 
+An interval says only what the games can: it never reaches past the fewest
+or most points one game can give (:meth:`ResultSet.point_range`: 0 to 91
+with 13 cards; a difference between two entries, -91 to 91), and an entry
+with fewer than :data:`MIN_DEALS` deals gets none (Student's t over 2 deals
+multiplies the spread by 12.7: the interval would span the whole game).
+:meth:`ResultSet.interval_note` says both in a sentence under the table.
+
 >>> mean_interval([3, 5, 4, 6, 2])["high"] > 5 > 3 > mean_interval([3, 5, 4, 6, 2])["low"]
 True
 """
@@ -47,6 +54,10 @@ FORMAT_VERSION = 1
 RANKING_COLUMNS = ("rank", "name", "kind", "games", "mean_points", "sd_points", "deals", "ci_low", "ci_high",
                    "wins", "draws", "losses", "win_rate", "forfeits", "opponents_beaten", "exploitability")
 LEVEL = 0.95
+#: Fewer deals than this give no interval: "too few deals". Student's t over 2 deals multiplies the
+#: spread by 12.7, over 3 by 4.3, over 4 by 3.2, and the spread itself is guessed from that handful of
+#: numbers; from 5 deals (2.8) an interval starts to say something a class can use.
+MIN_DEALS = 5
 RANKING_RULE = ("Ranked by mean points per game: every point counts, so a wide win weighs more than a narrow one "
                 "and many small wins can rank below fewer big ones. Ties go to more wins, then the name. "
                 "The 95% interval is the range of long-run means these games are consistent with (Student's t "
@@ -54,34 +65,62 @@ RANKING_RULE = ("Ranked by mean points per game: every point counts, so a wide w
                 "intervals leave the order open (compare the two head to head), and more games narrow them.")
 
 
-def mean_interval(values, level: float = LEVEL) -> dict:
+def mean_interval(values, level: float = LEVEL, bounds: tuple | None = None) -> dict:
     """The mean of ``values`` with its confidence interval (Student's t, scipy.stats).
 
-    Returns ``{"n", "mean", "sd", "low", "high"}``: ``sd`` is the sample
+    Returns ``{"n", "mean", "sd", "low", "high", "cut"}``: ``sd`` is the sample
     standard deviation; ``low``/``high`` bound the mean at ``level`` (0.95:
     95 %). With fewer than two values the interval is unknown (``None``);
     when every value is the same it has no width.
+
+    ``bounds`` (``(least, most)``): the values the measured quantity can take
+    at all, such as 0 and 91 points in a 13-card game. The mean lies between
+    them whatever happens, so an interval that reaches past one stops there
+    (it still holds the long-run mean at least as often); ``cut`` says it did.
 
     >>> row = mean_interval([3, 5, 4, 6, 2])
     >>> row["n"], row["mean"], round(row["low"], 2), round(row["high"], 2)
     (5, 4.0, 2.04, 5.96)
     >>> mean_interval([7.0])["low"] is None
     True
+    >>> row = mean_interval([10, 80], bounds=(0, 91))
+    >>> row["low"], row["high"], row["cut"]
+    (0.0, 91.0, True)
     """
     if not 0 < level < 1:
         raise OptionError(f"the confidence level must lie between 0 and 1 (e.g. 0.95), not {level!r}")
     data = np.asarray(values, dtype=float).ravel()
     n = len(data)
     if n == 0:
-        return {"n": 0, "mean": None, "sd": None, "low": None, "high": None}
+        return {"n": 0, "mean": None, "sd": None, "low": None, "high": None, "cut": False}
     mean = float(data.mean())
     if n == 1:
-        return {"n": 1, "mean": mean, "sd": None, "low": None, "high": None}
+        return {"n": 1, "mean": mean, "sd": None, "low": None, "high": None, "cut": False}
     sd = float(data.std(ddof=1))
     if sd == 0:
-        return {"n": n, "mean": mean, "sd": 0.0, "low": mean, "high": mean}
-    low, high = stats.t.interval(level, n - 1, loc=mean, scale=sd / np.sqrt(n))
-    return {"n": n, "mean": mean, "sd": sd, "low": float(low), "high": float(high)}
+        return {"n": n, "mean": mean, "sd": 0.0, "low": mean, "high": mean, "cut": False}
+    low, high = (float(x) for x in stats.t.interval(level, n - 1, loc=mean, scale=sd / np.sqrt(n)))
+    cut = False
+    if bounds is not None:
+        least, most = (float(b) for b in bounds)
+        cut = low < least or high > most
+        low, high = max(low, least), min(high, most)
+    return {"n": n, "mean": mean, "sd": sd, "low": low, "high": high, "cut": cut}
+
+
+def deal_interval(values, level: float = LEVEL, bounds: tuple | None = None) -> dict:
+    """:func:`mean_interval` over deals as the tournament's tables and sentences give it: cut at ``bounds``,
+    and none (``low``/``high`` ``None``, ``"too_few"`` true) with fewer than :data:`MIN_DEALS` deals.
+
+    >>> row = deal_interval([40, 57], bounds=(0, 91))
+    >>> row["mean"], row["low"], row["too_few"]
+    (48.5, None, True)
+    """
+    row = mean_interval(values, level, bounds)
+    row["too_few"] = 0 < row["n"] < MIN_DEALS
+    if row["too_few"]:
+        row.update(low=None, high=None, cut=False)
+    return row
 
 
 @dataclasses.dataclass
@@ -162,22 +201,73 @@ class ResultSet:
         return keys
 
     def intervals(self, level: float = LEVEL) -> dict[str, dict]:
-        """Per entry: :func:`mean_interval` of its points per deal."""
-        return {name: mean_interval(values, level) for name, values in self.deal_points().items()}
+        """Per entry: :func:`deal_interval` of its points per deal (cut at :meth:`point_range`)."""
+        bounds = self.point_range()
+        return {name: deal_interval(values, level, bounds) for name, values in self.deal_points().items()}
+
+    def point_range(self) -> tuple[int, int] | None:
+        """The fewest and most points one game gives a seat, from the rules: ``(0, total prize points)``
+        (91 with 13 cards, forfeits included); ``None`` where the kit knows no such bound (matches of
+        several hands, games other than Goofspiel).
+
+        >>> ResultSet("goofspiel", {"num_cards": 6}, 0, 1, [], []).point_range()
+        (0, 21)
+        """
+        from ..games import make_rules
+
+        try:
+            rules = make_rules(self.game, **(self.options or {}))
+        except Exception:  # noqa: BLE001  (results of an unknown game or options: no bound, as before)
+            return None
+        if not hasattr(rules, "total_points") or rules.is_match():
+            return None
+        return (0, int(rules.total_points()))
+
+    def margin_range(self) -> tuple[int, int] | None:
+        """The range of one entry's points minus another's in one game: ``(-total, total)``."""
+        span = self.point_range()
+        return None if span is None else (span[0] - span[1], span[1] - span[0])
+
+    def interval_note(self, level: float = LEVEL, labels: dict | None = None, rows: list[dict] | None = None) -> str:
+        """What the table's intervals leave out and why, in sentences (empty when nothing needs saying).
+
+        Where Student's t reaches past the fewest or most points a game gives, the interval stops
+        there (the mean cannot lie outside); an entry with fewer than :data:`MIN_DEALS` deals has no
+        interval. ``labels``: as in :meth:`compare_text`; ``rows``: the ranking if it is at hand (the
+        entries are named in its order).
+        """
+        intervals, span = self.intervals(level), self.point_range()
+        order = [row["name"] for row in (rows or self.ranking(level))]
+        shown = lambda name: (labels or {}).get(name, name)  # noqa: E731
+        notes = []
+        cut = [shown(name) for name in order if intervals[name]["cut"]]
+        if cut and span is not None:
+            cards = self.options.get("num_cards")
+            game = f"one game of {cards} cards" if cards else "one game"
+            notes.append(f"Intervals stop at {span[0]} and {span[1]}, the fewest and most points {game} can give "
+                         f"(the mean cannot lie outside): Student's t reached past them for {', '.join(cut)}.")
+        few = [shown(name) for name in order if intervals[name]["too_few"]]
+        if few:
+            t_two = fixed(float(stats.t.ppf((1 + level) / 2, 1)), 1)
+            notes.append(f"No interval for {', '.join(few)}: an interval needs at least {MIN_DEALS} deals. Over "
+                         f"fewer, the spread it is built from is a guess from a handful of numbers (over 2 deals "
+                         f"Student's t reaches {t_two} standard errors each side of the mean); more games give one.")
+        return " ".join(notes)
 
     def compare(self, first: str, second: str, level: float = LEVEL) -> dict:
         """How far ``first`` scores above ``second`` when they meet, and how sure that is.
 
         Per deal where both sat, the mean of ``first``'s points minus
-        ``second``'s; returns :func:`mean_interval` of those differences plus
+        ``second``'s; returns :func:`deal_interval` of those differences (cut at
+        :meth:`margin_range`, none under :data:`MIN_DEALS` deals) plus
         ``"clear"``: ``True`` when the whole interval lies on one side of 0.
 
         >>> rs = ResultSet("goofspiel", {}, 0, 1, [{"name": "a"}, {"name": "b"}],
         ...     [{"seats": s, "seed": k, "points": p, "winners": [0], "forfeits": []}
-        ...      for k in range(4) for s, p in ((["a", "b"], [5, 1]), (["b", "a"], [2, 4]))])
+        ...      for k in range(5) for s, p in ((["a", "b"], [5, 1]), (["b", "a"], [2, 4]))])
         >>> row = rs.compare("a", "b")
         >>> row["mean"], row["n"], row["clear"]
-        (3.0, 4, True)
+        (3.0, 5, True)
         """
         for name in (first, second):
             self.entry(name)
@@ -187,7 +277,7 @@ class ResultSet:
             if first in seats and second in seats:
                 pts = game["points"]
                 per_deal.setdefault(deal, []).append(pts[seats.index(first)] - pts[seats.index(second)])
-        row = mean_interval([sum(v) / len(v) for v in per_deal.values()], level)
+        row = deal_interval([sum(v) / len(v) for v in per_deal.values()], level, self.margin_range())
         row["clear"] = row["low"] is not None and (row["low"] > 0 or row["high"] < 0)
         return row
 
@@ -215,21 +305,30 @@ class ResultSet:
         lead = row["mean"]
         how = f"{fixed(abs(lead))} {'more' if lead >= 0 else 'less'} than {second}"
         if row["low"] is None:
-            return f"{first} scores {how} per game over 1 deal: too few to tell."
+            return (f"{first} scores {how} per game over {counted(row['n'], 'deal')}: too few to tell "
+                    f"(an interval needs {MIN_DEALS} deals).")
         verdict = ("clearly ahead" if row["low"] > 0 else "clearly behind" if row["high"] < 0
                    else "not clearly apart: the interval holds 0, so more games are needed to tell")
+        cut = ""
+        if row["cut"]:
+            most = self.margin_range()[1]
+            cut = f", stopped at {-most if row['low'] <= -most else most}: no game is won by more than {most}"
         return (f"{first} scores {how} per game ({round(100 * level)}% interval {fixed(row['low'])} to "
-                f"{fixed(row['high'])}, {row['n']} deals): {verdict}.")
+                f"{fixed(row['high'])}, {row['n']} deals{cut}): {verdict}.")
 
-    def neighbours(self, limit: int = 5, level: float = LEVEL, rows: list[dict] | None = None,
+    def neighbours(self, limit: int | None = None, level: float = LEVEL, rows: list[dict] | None = None,
                    labels: dict | None = None) -> list[str]:
-        """:meth:`compare_text` for each entry against the next one down, from the top (``limit`` pairs).
+        """:meth:`compare_text` for each entry against the next one down, from the top: every neighbouring
+        pair of entries that played (or the first ``limit`` pairs).
 
         The question a class asks of a ranking: is first really ahead of
-        second, or would another run swap them? ``labels``: as in :meth:`compare_text`.
+        second, or would another run swap them? Every student asks it of the
+        entry just below theirs, so the table's sentences settle every pair.
+        ``labels``: as in :meth:`compare_text`.
         """
         names = [row["name"] for row in (rows or self.ranking(level)) if row["games"]]
-        return [self.compare_text(a, b, level, labels) for a, b in list(zip(names, names[1:]))[:limit]]
+        pairs = list(zip(names, names[1:]))
+        return [self.compare_text(a, b, level, labels) for a, b in (pairs if limit is None else pairs[:limit])]
 
     def labels(self) -> dict[str, str]:
         """How screens name each entry (:func:`entry_labels`): ``{"one-higher": "One-higher bot", "ada": "ada"}``."""
@@ -240,16 +339,17 @@ class ResultSet:
 
         Mean points, then wins, then name. ``ci_low``/``ci_high`` bound the
         mean points at ``level`` over the entry's ``deals``
-        (:meth:`deal_points`). An entry that played no game has ``None`` for
+        (:meth:`deal_points`; :func:`deal_interval`: within :meth:`point_range`,
+        ``None`` with fewer than :data:`MIN_DEALS` deals). An entry that played no game has ``None`` for
         its means (JSON ``null``).
         """
-        points, outcomes, deals = self.points(), self.outcomes(), self.deal_points()
+        points, outcomes, deals, bounds = self.points(), self.outcomes(), self.deal_points(), self.point_range()
         _, diff = self.head_to_head()
         rows = []
         for i, info in enumerate(self.entries):
             name, p, o = info["name"], points[info["name"]], outcomes[info["name"]]
             played = len(p)
-            interval = mean_interval(deals[name], level)
+            interval = deal_interval(deals[name], level, bounds)
             rows.append({
                 "name": name, "kind": info.get("origin") or info.get("kind", ""), "games": played,
                 "mean_points": float(p.mean()) if played else None,
@@ -435,6 +535,9 @@ class ResultSet:
                          f"{r['wins']:>6} {r['draws']:>6} {r['losses']:>6} {r['forfeits']:>8} "
                          f"{r['opponents_beaten']:>5} {fixed(r['exploitability']):>8}")
         lines += ["", textwrap.fill(RANKING_RULE, width=len(head))]
+        note = self.interval_note(labels=shown, rows=rows)
+        if note:
+            lines += [textwrap.fill(note, width=len(head))]
         missing = self.missing_exploitability(rows)
         if missing:
             lines += ["", "Exploitability (what a perfect opponent wins against the entry; 0 = unbeatable) is n/a for:"]
@@ -445,9 +548,14 @@ class ResultSet:
 
 
 def interval_text(row: dict) -> str:
-    """A ranking row's interval as people write it: ``'4.10 to 5.25'`` (``'-'`` when unknown)."""
+    """A ranking row's interval as people write it: ``'4.10 to 5.25'``; ``'too few deals'`` with fewer
+    than :data:`MIN_DEALS` deals (``'-'`` when the entry played no game).
+
+    >>> interval_text({"ci_low": 4.1, "ci_high": 5.25, "deals": 20}), interval_text({"ci_low": None, "deals": 2})
+    ('4.10 to 5.25', 'too few deals')
+    """
     if row.get("ci_low") is None:
-        return "-"
+        return "too few deals" if 0 < (row.get("deals") or 0) < MIN_DEALS else "-"
     return f"{fixed(row['ci_low'])} to {fixed(row['ci_high'])}"
 
 
@@ -559,5 +667,5 @@ def rank_entries(results: ResultSet) -> list[str]:
     return [row["name"] for row in results.ranking()]
 
 
-__all__ = ["GAME_COLUMNS", "LEVEL", "RANKING_COLUMNS", "RANKING_RULE", "ResultSet", "describe_profile",
-           "entry_labels", "interval_text", "mean_interval", "rank_entries"]
+__all__ = ["GAME_COLUMNS", "LEVEL", "MIN_DEALS", "RANKING_COLUMNS", "RANKING_RULE", "ResultSet", "deal_interval",
+           "describe_profile", "entry_labels", "interval_text", "mean_interval", "rank_entries"]

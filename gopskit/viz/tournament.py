@@ -100,10 +100,13 @@ def plot_head_to_head(results, labels: dict | None = None) -> Figure:
     return head_to_head_figure(ranked, np.asarray(matrix)[np.ix_(order, order)])
 
 
-def distributions_figure(points: dict, title: str = "Points per game", intervals: dict | None = None) -> Figure:
+def distributions_figure(points: dict, title: str = "Points per game", intervals: dict | None = None,
+                         limits: tuple | None = None) -> Figure:
     """Box plots of each entry's points (``{name: array}``, drawn top to bottom), the mean as a dot.
 
-    ``intervals`` (``{name: (low, high)}``) draws each mean's confidence interval as a bar through the dot.
+    ``intervals`` (``{name: (low, high)}``) draws each mean's confidence interval as a bar through the dot
+    (none where ``low`` is ``None``). ``limits`` (``(least, most)``): the points a game can give at all; the
+    axis never runs further than a sliver past them (room for a mark on the edge).
     """
     names = list(points)
     fig = Figure(figsize=(8, max(3.2, 0.5 * len(names) + 1.6)))
@@ -115,12 +118,18 @@ def distributions_figure(points: dict, title: str = "Points per game", intervals
                flierprops={"markersize": 2, "alpha": 0.4}, medianprops={"color": PALETTE[1]})
     means = [d.mean() if len(d) else np.nan for d in data]
     ax.plot(means, positions, "o", color=PALETTE[0], markersize=5, label="mean")
-    if intervals:
-        for name, y in zip(names, positions):
-            low, high = intervals.get(name, (None, None))
-            if low is not None:
-                ax.plot([low, high], [y, y], color=PALETTE[0], lw=3, solid_capstyle="butt",
-                        label="95% interval of the mean" if y == positions[0] else None)
+    drawn = 0
+    for name, y in zip(names, positions):
+        low, high = (intervals or {}).get(name, (None, None))
+        if low is not None:
+            ax.plot([low, high], [y, y], color=PALETTE[0], lw=3, solid_capstyle="butt",
+                    label=None if drawn else "95% interval of the mean")
+            drawn += 1
+    if limits is not None:
+        least, most = limits
+        pad = 0.02 * (most - least)
+        left, right = ax.get_xlim()
+        ax.set_xlim(max(left, least - pad), min(right, most + pad))
     ax.set_yticks(positions, names)
     ax.set_xlabel("points in one game", fontsize=TEXT_PT)
     _readable(ax)
@@ -134,9 +143,13 @@ def plot_distributions(results, labels: dict | None = None) -> Figure:
     """Each entry's points per game, best entry on top (``labels``: see the module docstring)."""
     points = results.points()
     rows = results.ranking()
+    bars = sum(row["ci_low"] is not None for row in rows)
+    bar = ("bar: its 95% interval" if bars == len(rows) else "bar: its 95% interval, none with too few deals"
+           if bars else "no 95% intervals: too few deals")
     return distributions_figure({_shown(row["name"], labels): points[row["name"]] for row in rows},
-                                title="Points per game (box: middle half; dot: mean; bar: its 95% interval)",
-                                intervals={_shown(row["name"], labels): (row["ci_low"], row["ci_high"]) for row in rows})
+                                title=f"Points per game (box: middle half; dot: mean; {bar})",
+                                intervals={_shown(row["name"], labels): (row["ci_low"], row["ci_high"]) for row in rows},
+                                limits=results.point_range())
 
 
 def bidding_figure(profiles: dict, num_cards: int | None = None) -> Figure:

@@ -70,7 +70,9 @@ _TABLE_STYLE = (  # fits 1024 px without scrolling: headers and long cells wrap 
     ".gopskit-tournament-table th,.gopskit-tournament-table td{padding:3px 6px;text-align:right;vertical-align:top;"
     "border-bottom:1px solid #ddd;white-space:nowrap;overflow-wrap:normal;word-break:keep-all}"
     ".gopskit-tournament-table th{white-space:normal;vertical-align:bottom}"
-    ".gopskit-tournament-table td:nth-child(2){white-space:normal;overflow-wrap:anywhere;min-width:6em}"
+    # the entry's name wraps at spaces, hyphens and after underscores (<wbr>, _breakable), never inside a word:
+    # overflow-wrap:anywhere let the column shrink below "Equilibrium" ("Equilibri" / "um bot" at 1280 px)
+    ".gopskit-tournament-table td:nth-child(2){white-space:normal;overflow-wrap:normal;word-break:normal;min-width:6em}"
     ".gopskit-tournament-table td:nth-child(3),.gopskit-tournament-table td:nth-child(5){white-space:normal}"
     ".gopskit-tournament-table td:last-child{white-space:normal;min-width:12em}"
     ".gopskit-tournament-table td:nth-child(2),.gopskit-tournament-table th:nth-child(2),"
@@ -105,10 +107,27 @@ _ISOLATION_WORDS = {
 }
 
 
+_LONGEST_RUN = 16  # letters of a name without a space, hyphen or underscore that stay on one line
+
+
 def _breakable(name: str) -> str:
-    """An entry's name for the ranking's narrow column: it may break after an underscore (``save_big_`` /
-    ``cards``), where a reader sees a word end, before it breaks anywhere (``save_big_car`` / ``ds``)."""
-    return html.escape(name).replace("_", "_<wbr>")
+    """An entry's name for the ranking's narrow column: it breaks at spaces and hyphens, and after an
+    underscore (``save_big_`` / ``cards``), where a reader sees a word end, never inside a word
+    (``Equilibri`` / ``um bot``). Only a run of more than :data:`_LONGEST_RUN` letters with none of these
+    (a file name such as ``mystrategyfinalversion``) may break inside, every 12 letters, so the table
+    still fits the page.
+
+    >>> _breakable("save_big_cards"), _breakable("Equilibrium bot"), _breakable("mystrategyfinalversion")
+    ('save_<wbr>big_<wbr>cards', 'Equilibrium bot', 'mystrategyfi<wbr>nalversion')
+    """
+    import re
+
+    def split(run: str) -> str:
+        if len(run) <= _LONGEST_RUN:
+            return html.escape(run)
+        return "<wbr>".join(html.escape(run[k:k + 12]) for k in range(0, len(run), 12))
+
+    return re.sub(r"[^\s_-]+", lambda m: split(m.group(0)), name).replace("_", "_<wbr>")
 
 
 def ranking_html(results) -> str:
@@ -133,6 +152,9 @@ def ranking_html(results) -> str:
     table = (_TABLE_STYLE + "<table class='gopskit-tournament-table'>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     table += f"<p class='gopskit-rule'><b>How the table is ranked.</b> {html.escape(RANKING_RULE)}</p>"
+    note = results.interval_note(labels=shown, rows=ranking)
+    if note:
+        table += f"<p class='gopskit-rule gopskit-interval-note'>{html.escape(note)}</p>"
     neighbours = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in neighbour_texts(results, ranking))
     if neighbours:
         table += f"<p class='gopskit-rule'><b>Each entry against the next one down</b>, head to head (the ranking is over the whole field, so an entry can rank above a neighbour it loses to):</p><ul>{neighbours}</ul>"
@@ -153,9 +175,9 @@ def ranking_html(results) -> str:
     return table
 
 
-def neighbour_texts(results, ranking, limit: int = 5) -> list[str]:
-    """Each entry against the next one down (:meth:`ResultSet.neighbours`: entries that scored the same on
-    every deal are said so), entries named by their labels (:meth:`ResultSet.labels`)."""
+def neighbour_texts(results, ranking, limit: int | None = None) -> list[str]:
+    """Each entry against the next one down, every neighbouring pair of the ranking (:meth:`ResultSet.neighbours`:
+    entries that scored the same on every deal are said so), entries named by their labels (:meth:`ResultSet.labels`)."""
     return results.neighbours(limit, rows=ranking, labels=results.labels())
 
 
@@ -205,7 +227,11 @@ class TournamentApp(w.VBox):
                                              description="Time (s)")
         self.run_button = w.Button(description="Run tournament", button_style="primary", icon="play")
         self.run_button.add_class("gopskit-run")
-        self.progress = w.IntProgress(value=0, min=0, max=1, description="Tables")
+        self.progress = w.IntProgress(value=0, min=0, max=1)
+        self.progress_label = w.HTML(tables_played(None, None))
+        self.progress_label.add_class("gopskit-progress-label")
+        self.notebook_note = w.HTML(notebook_entries_html(self.functions))
+        self.notebook_note.add_class("gopskit-notebook-entries")
         self.status = w.HTML("Choose entries and press <b>Run tournament</b>.")
         self.status.add_class("gopskit-status")
         self.table = w.HTML()
@@ -219,11 +245,11 @@ class TournamentApp(w.VBox):
         grid = w.HBox([self.hinted[name] for name in ("cards", "games", "seed", "time")],
                       layout=w.Layout(flex_flow="row wrap"))
         grid.add_class("gopskit-option-grid")
-        options = w.VBox([self.use_folder, self.hinted["bots"], grid])
+        options = w.VBox([self.use_folder, *([self.notebook_note] if self.functions else []), self.hinted["bots"], grid])
         header = w.HTML(style_html())  # the boards' stylesheet
         options.add_class("gopskit-form")
         self.table.add_class("gopskit-results")
-        super().__init__([header, options, w.HBox([self.run_button, self.progress], layout=w.Layout(flex_flow="row wrap", align_items="center")), self.status, self.table,
+        super().__init__([header, options, w.HBox([self.run_button, self.progress_label, self.progress], layout=w.Layout(flex_flow="row wrap", align_items="center")), self.status, self.table,
                           self.plots])
         self.add_class("gopskit-board")  # the boards' look (gopskit/widgets/style.css)
         self.add_class("gopskit-tournament")
@@ -278,7 +304,7 @@ class TournamentApp(w.VBox):
         try:
             tournament = self.tournament()  # the controls checked first: a refusal needs no lock
             machine = take_the_machine()  # one tournament at a time on this computer, whichever page starts it
-            self.progress.max, self.progress.value = len(tournament.tables()), 0
+            self._show_progress(0, len(tournament.tables()))
             results = tournament.run(progress=False, on_table=self._advance)
             self.show(results)
         except GopsError as exc:
@@ -298,8 +324,13 @@ class TournamentApp(w.VBox):
         """Say what went wrong; old results stay off the screen (they are not of these controls)."""
         self.reset(status=f"<span class='gopskit-error' style='color:#b00'>{html.escape(text)}</span>")
 
+    def _show_progress(self, done: int, total: int) -> None:
+        """The bar and its label: ``done`` of ``total`` tables played."""
+        self.progress.max, self.progress.value = max(total, 1), done
+        self.progress_label.value = tables_played(done, total)
+
     def _advance(self, done: int, total: int) -> None:
-        self.progress.max, self.progress.value = total, done
+        self._show_progress(done, total)
         more = " Computing the exploitability and the plots&hellip;" if done == total else ""
         self.status.value = f"Played {done} of {total} tables&hellip;{more}"
 
@@ -325,10 +356,41 @@ class TournamentApp(w.VBox):
         self.results = None
         self.table.value = ""
         self.progress.value = 0
+        self.progress_label.value = tables_played(None, None)
         for image in self.plots.children:
             image.value = b""
         self.plots.layout.display = "none"
         self.status.value = status
+
+
+def tables_played(done: int | None, total: int | None) -> str:
+    """The progress bar's label: ``'Tables played: 3 of 28'`` (before a run: none yet). A table is one pair
+    of entries (two players a game: :meth:`~gopskit.arena.tournament.Tournament.tables`) and all its games.
+
+    >>> tables_played(3, 28)
+    '<b>Tables played</b> (one per pair of entries): 3 of 28'
+    """
+    count = "none yet" if total is None else f"{done:,} of {total:,}"
+    return f"<b>Tables played</b> (one per pair of entries): {count}"
+
+
+def notebook_entries_html(functions) -> str:
+    """The notebook's own strategies, named in the form (their code may be hidden, as on a served page): each
+    with the first line of its docstring; they always take part.
+
+    >>> def strategy(observation):
+    ...     \"\"\"Bid the card worth as much as the prize.\"\"\"
+    >>> notebook_entries_html([strategy])
+    '<b>From this notebook</b> (always in the tournament): <b>strategy</b> &ndash; Bid the card worth as much as the prize.'
+    """
+    if not functions:
+        return ""
+    parts = []
+    for func in functions:
+        doc = (getattr(func, "__doc__", None) or "").strip().splitlines()
+        what = f" &ndash; {html.escape(doc[0].strip())}" if doc and doc[0].strip() else ""
+        parts.append(f"<b>{html.escape(func.__name__)}</b>{what}")
+    return f"<b>From this notebook</b> (always in the tournament): {'; '.join(parts)}"
 
 
 def bot_options(rules) -> list[tuple[str, str]]:
@@ -403,4 +465,5 @@ def _seed(text: str) -> int | None:
 
 
 __all__ = ["MAX_GAMES", "MAX_TIME_LIMIT", "MAX_TOTAL_GAMES", "TOURNAMENT_DIR_ENV", "TournamentApp", "bot_options",
-           "class_folder", "neighbour_texts", "ranking_html", "run_lock_path", "take_the_machine"]
+           "class_folder", "neighbour_texts", "notebook_entries_html", "ranking_html", "run_lock_path",
+           "tables_played", "take_the_machine"]
