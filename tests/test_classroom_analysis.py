@@ -135,3 +135,17 @@ def test_a_full_deck_room_gets_the_equilibrium_wherever_it_is_known_exactly():
         hands, opp, left = hands - {mine}, opp - {theirs}, left - {d["prize"]}
     support = [d["equilibrium"].get(d["bid"], 0) > 1e-9 for d in result.decisions if d["equilibrium"] is not None]
     assert result.support_share == sum(support) / 13
+
+
+def test_a_room_with_ties_carried_is_not_solved_whole_beyond_what_takes_seconds(monkeypatch):
+    """10 cards, ties carried: a whole solve would take minutes (the pot), so the bids are compared where the
+    equilibrium bot knows them exactly: from 8 cards in each hand on."""
+    from gopskit.classroom import analysis
+
+    monkeypatch.setattr("gopskit.solvers.solve_goofspiel", lambda *a, **k: (_ for _ in ()).throw(
+        AssertionError("a 10-card game with ties carried was solved whole")))
+    store, room, _prizes = _contrary_game(10, {"ties": "carry"})
+    result = compare_bids(store.export(room.teacher_key), bots=("match-prize",))
+    assert [d["equilibrium"] is not None for d in result.decisions] == [False, False] + [True] * 8
+    assert result.note.startswith("2 of 10 student bids have no known equilibrium")
+    assert f"({analysis.MAX_SOLVED_CARDS_CARRY} with ties carried)" in result.note and "(8 with ties carried)" in result.note

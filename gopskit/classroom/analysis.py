@@ -43,6 +43,7 @@ from ..games import replay_record, rules_from_record
 from .export import RoomExport, load_export
 
 MAX_SOLVED_CARDS = 10
+MAX_SOLVED_CARDS_CARRY = 9  # with ties carried the pot makes a whole solve far bigger: 9 cards 12 s, 10 minutes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +83,8 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
     this machine, else the shipped opening book for the 13-card game's first
     three turns (the third from values rounded to 0.0001 points) and an exact
     solve of the rest of each hand from 10 cards in each hand; bids elsewhere get no equilibrium, and the note says how many.
+    With ties carried the pot makes solves far bigger: decks up to :data:`MAX_SOLVED_CARDS_CARRY` are solved
+    whole, and the bot solves the rest of a hand from 8 cards in each hand.
     """
     decisions, notes, solutions, unknown = [], set(), {}, 0
     for table in export.tables:
@@ -98,10 +101,15 @@ def compare_bids(export: RoomExport, bots=("match-prize", "random"), max_cards: 
             unknown += sum(d["equilibrium"] is None for d in table_decisions)
         decisions.extend(table_decisions)
     if unknown:
-        notes.add(f"{unknown} of {len(decisions)} student bids have no known equilibrium: beyond {max_cards} cards it "
-                  f"is known once 10 cards are left in each hand, and in the 13-card game's first three turns (ties "
-                  f"discard), unless 'gopskit solve --cards N' was run on this machine; the equilibrium mean and the "
-                  f"support share leave those bids out")
+        from ..agents.equilibrium import EquilibriumBot
+
+        bot = EquilibriumBot()
+        left = f"{bot.endgame_cards_for('discard')} cards are left in each hand ({bot.endgame_cards_for('carry')} " \
+               f"with ties carried)"
+        notes.add(f"{unknown} of {len(decisions)} student bids have no known equilibrium: beyond {max_cards} cards "
+                  f"({min(max_cards, MAX_SOLVED_CARDS_CARRY)} with ties carried) it is known once {left}, and in "
+                  f"the 13-card game's first three turns (ties discard), unless 'gopskit solve --cards N' was run on "
+                  f"this machine; the equilibrium mean and the support share leave those bids out")
     return _summarise(export.room["code"], tuple(bots), decisions, "; ".join(sorted(notes)))
 
 
@@ -126,6 +134,8 @@ def _solution(rules, max_cards, cache, notes):
         return None
     key = (rules.num_cards, rules.ties)
     if key not in cache:
+        if rules.ties == "carry":
+            max_cards = min(max_cards, MAX_SOLVED_CARDS_CARRY)
         if rules.num_cards > max_cards:
             cache[key] = _ExactWhereKnown(rules)
         else:
