@@ -303,3 +303,35 @@ def test_a_solver_submodule_name_means_the_submodule_whatever_was_imported_first
             "'cfr' in dir(__import__('gopskit.solvers').solvers))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["True", "True", "True", "True"]
+
+
+@pytest.mark.parametrize("name", ["hidden", "blind", "dealer"])
+def test_the_cfr_bot_says_how_far_from_an_equilibrium_it_is(name):
+    """Its seat note states what a best reply gains against it, as the agent-tree best response measures it."""
+    rules = Goofspiel(num_cards=3, **VARIANTS[name])
+    dealers = (0, 1) if rules.defeat_the_dealer else (None,)
+    gain = max(agent_tree_exploitability(CFRBot(), rules, dealer=d) for d in dealers)
+    amount = f"{gain:.4f}" if gain >= 0.00005 else "less than 0.0001"
+    assert CFRBot().seat_note(rules) == ("CFR equilibrium bot: an approximate equilibrium (400 rounds of CFR+): a "
+                                         f"perfect opponent who knew its mix would gain {amount} points a hand against it.")
+    assert CFRBot().seat_note(rules, short=True).endswith(f"would gain {amount} points a hand.")
+    assert CFRBot().seat_note(Goofspiel(num_cards=5, hidden_bids=True)) is None  # not a game it plays
+
+
+def test_a_board_with_the_cfr_bot_says_how_far_from_an_equilibrium_it_is():
+    import html
+
+    from gopskit.widgets import make_board
+
+    board = make_board("goofspiel", seats=["human", "cfr"], seed=1, num_cards=3, blind=True)
+    short = CFRBot().seat_note(board.rules, short=True)
+    assert board.seat_notes(short=True) == [short] and html.escape(short) in board._title.value
+    assert html.escape(CFRBot().seat_note(board.rules)) in board._panel._seat_notes.value
+
+
+def test_the_cfr_bot_module_keeps_its_examples():
+    import doctest
+
+    from gopskit.agents import cfr_bot
+
+    assert doctest.testmod(cfr_bot).failed == 0
