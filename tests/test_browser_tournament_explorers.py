@@ -20,24 +20,11 @@ import pytest
 from gopskit.serve import background_server
 
 from test_browser import APP_TIMEOUT_MS, browser, open_app, page, status_text  # noqa: F401  (fixtures too)
+from test_screens3_tournament import CUTS_JS  # where a line break cuts a cell's text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 EXAMPLES = Path(__file__).parents[1] / "examples" / "students"
-# Where a line break cuts a cell's text: the cell and the character before each cut.
-CUTS_JS = """(selector) => Array.from(document.querySelectorAll(selector)).flatMap(cell => {
-  const cuts = [], walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-  let node, top = null, before = '';
-  while ((node = walker.nextNode())) {
-    for (let i = 0; i < node.textContent.length; i++) {
-      const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
-      const rect = r.getBoundingClientRect();
-      if (rect.width === 0) { before = node.textContent[i]; continue; }  // a space at a line's end
-      if (top !== null && rect.top > top + 2) cuts.push(cell.innerText + ' after ' + JSON.stringify(before));
-      top = rect.top; before = node.textContent[i];
-    }
-  }
-  return cuts; })"""
 NOISE = re.compile(r"\d\.0*[1-9]\d{4,}|\d[eE][-+]?\d|(?<![\w.])-0\.00(?!\d)")
 
 

@@ -11,6 +11,7 @@ import nbformat
 import numpy as np
 import pytest
 from test_course_checks import _hands_by_seat  # lesson 5's alternative answer to exercise 2
+from test_lesson_claims import _game_value  # a matrix game's value by an LP of the tests' own, not the kit's solver
 
 from gopskit.course import classroom, sync, variants
 from gopskit.course.checks import check_beats_one_higher, check_my_strategy
@@ -565,16 +566,7 @@ def _dc_value(first, second, win_draw_loss: bool) -> float:
     test's own backward induction and LP: payoff tricks won minus lost, or the sign of that (win, draw, loss)."""
     import functools
 
-    from scipy.optimize import linprog
-
     from gopskit.agents.divide_and_conquer import beats
-
-    def game_value(A):
-        m, n = A.shape
-        r = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-A.T, np.ones(n)], b_ub=np.zeros(n),
-                    A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0], bounds=[(0, None)] * m + [(None, None)],
-                    method="highs")
-        return float(r.x[-1])
 
     @functools.lru_cache(maxsize=None)
     def value(mine, theirs, lead, half):
@@ -586,7 +578,7 @@ def _dc_value(first, second, win_draw_loss: bool) -> float:
                       for x in sorted(mine)])
         if A.min(axis=1).max() == A.max(axis=0).min():
             return float(A.min(axis=1).max())
-        return game_value(A)
+        return _game_value(A)
 
     return value(frozenset(first), frozenset(second), 0, 1)
 

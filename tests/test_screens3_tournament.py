@@ -155,6 +155,7 @@ def test_every_neighbouring_pair_is_settled_down_to_the_last():
 
 
 # ------------------------------------------- 3. names wrap at spaces only ---
+# Where a line break cuts a cell's text: the cell and the character before each cut (the served page's test too).
 CUTS_JS = """(selector) => Array.from(document.querySelectorAll(selector)).flatMap(cell => {
   const cuts = [], walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
   let node, top = null, before = '';
