@@ -37,7 +37,7 @@ from ._guard import guarded
 from .assets import style_html
 from .cards import render_card
 from .hand import SAY_THINKING_AFTER, close_gone, dress_button, hand_slots, wait_for_bots
-from .panel import HUMAN, OptionsPanel
+from .panel import HUMAN, OptionsPanel, seat_notes, seat_notes_html
 from .seats import HumanSeat, bot_label
 from .views.base import GameView, all_events, final_status, render_history_table, render_summary
 
@@ -338,18 +338,13 @@ class GameBoard(widgets.VBox):
 
     def _title_html(self) -> str:
         line = self.view.rules_text(self.rules)
-        notes = "".join(f'<div class="gopskit-seat-note">{escape(note)}</div>' for note in self.seat_notes(short=True))
+        notes = seat_notes_html(self.seat_notes(short=True))
         return (f'<div class="gopskit-title"><span class="gopskit-game">{escape(self.view.title)}</span>'
                 f'<span class="gopskit-rules-line">{escape(line)}</span>{notes}</div>')
 
     def seat_notes(self, short: bool = False) -> list[str]:
-        """What the seated bots say of how they play these rules (:meth:`Agent.seat_note`), each once."""
-        notes: list[str] = []
-        for seat, agent in zip(self.seats, self.agents):
-            note = agent.seat_note(self.rules, short) if seat != HUMAN and hasattr(agent, "seat_note") else None
-            if note and note not in notes:
-                notes.append(note)
-        return notes
+        """What the seated bots say of how they play these rules (:func:`.panel.seat_notes`), each once."""
+        return seat_notes([agent for seat, agent in zip(self.seats, self.agents) if seat != HUMAN], self.rules, short)
 
     # -- building ----------------------------------------------------------
     def _build(self, wanted_seats) -> None:

@@ -151,6 +151,21 @@ def _seat_range(low: int, high: int) -> str:
     return f"Player {low + 1}" if low == high else f"Player {low + 1}{joiner}Player {high + 1}"
 
 
+def seat_notes(bots, rules, short: bool = False) -> list[str]:
+    """What the bots ``bots`` say of how they play ``rules`` (:meth:`Agent.seat_note`), each sentence once."""
+    notes: list[str] = []
+    for bot in bots:
+        note = bot.seat_note(rules, short) if hasattr(bot, "seat_note") else None
+        if note and note not in notes:
+            notes.append(note)
+    return notes
+
+
+def seat_notes_html(notes) -> str:
+    """The seat notes as a board shows them, under its title or its seat choosers."""
+    return "".join(f'<div class="gopskit-seat-note">{escape(note)}</div>' for note in notes)
+
+
 class OptionsPanel(widgets.VBox):
     """The controls for a game's options, plus one seat chooser per player."""
 
@@ -290,12 +305,8 @@ class OptionsPanel(widgets.VBox):
 
     def _show_seat_notes(self, rules) -> None:
         """Under the seats, what each bot chosen says of how it plays these rules (:meth:`Agent.seat_note`)."""
-        notes: list[str] = []
-        for name in dict.fromkeys(self.seats()):
-            note = None if name == HUMAN else make_agent(name).seat_note(rules)
-            if note:
-                notes.append(note)
-        self._seat_notes.value = "".join(f'<div class="gopskit-seat-note">{escape(n)}</div>' for n in notes)
+        bots = [make_agent(name) for name in dict.fromkeys(self.seats()) if name != HUMAN]
+        self._seat_notes.value = seat_notes_html(seat_notes(bots, rules))
 
     def _next_bot(self, seated: list[str], bots: list[str]) -> str:
         """The bot for an empty seat: the view's default bots in turn, then the other bots that can play;
