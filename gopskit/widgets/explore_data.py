@@ -25,6 +25,7 @@ from html import escape
 
 import numpy as np
 
+from ..cards import parse_rank, rank_name
 from ..errors import GopsError
 from ..numbers import clean, fixed, number
 from ..solvers import learning, matrix
@@ -392,10 +393,9 @@ def parse_cards(text: str, num_cards: int, what: str) -> tuple[int, ...]:
     text = str(text).strip().lower()
     if text in ("", "all"):
         return tuple(range(1, num_cards + 1))
-    names = {"a": 1, "j": 11, "q": 12, "k": 13}
-    try:
-        cards = sorted({names[x] if x in names else int(x) for x in text.replace(",", " ").split()})
-    except ValueError:
+    try:  # a number as typed (checked against the deck below), else a card's name: A, J, Q, K
+        cards = sorted({int(x) if x.lstrip("+-").isdigit() else parse_rank(x) for x in text.replace(",", " ").split()})
+    except GopsError:
         raise GopsError(f"{what}: type cards {_card_range(num_cards)} separated by spaces, or 'all'") from None
     if not cards or cards[0] < 1 or cards[-1] > num_cards:
         raise GopsError(f"{what}: every card is one of {_card_range(num_cards)}")
@@ -404,8 +404,6 @@ def parse_cards(text: str, num_cards: int, what: str) -> tuple[int, ...]:
 
 def _card_range(num_cards: int) -> str:
     """The cards of a deck in words, by the boards' names: ``'A (or 1) to 5'``, ``'A (or 1) to K (or 13)'``."""
-    from ..cards import rank_name
-
     last = rank_name(num_cards)
     return f"A (or 1) to {last}" + (f" (or {num_cards})" if last != str(num_cards) else "")
 
