@@ -82,13 +82,14 @@ def _side(ax, M, own_labels, other_labels, other_mix, who):
         names = [str(x) for x in own_labels]
         bars = ax.bar(names, gains, color=[PALETTE[0] if b else "#bbbbbb" for b in best], edgecolor="#333")
         span = max(1.0, float(np.abs(gains).max()))
-        for bar, b, g in zip(bars, best, gains):  # not by colour alone: the others are hatched too
+        flat = np.abs(gains) < 0.02 * span  # bars of (nearly) no height
+        for bar, b, level in zip(bars, best, flat):  # not by colour alone: the others are hatched too
             bar.set_hatch("" if b else "//")
-            if abs(g) < 0.02 * span:  # a bar of (nearly) no height: a thick stroke on the baseline shows it
+            if level:  # a thick stroke on the baseline shows the bar
                 ax.plot([bar.get_x(), bar.get_x() + bar.get_width()], [0, 0], color=bar.get_facecolor(), lw=6,
                         ls="-" if b else (0, (2, 1)), solid_capstyle="butt", zorder=3, gid="gopskit-flat-bar")
-        for k, (g, text) in enumerate(zip(gains, numbers_together(gains))):
-            lift = 3 + (4 if abs(g) < 0.02 * span else 0)  # clear of a flat bar's stroke
+        for k, (g, text, level) in enumerate(zip(gains, numbers_together(gains), flat)):
+            lift = 3 + (4 if level else 0)  # clear of a flat bar's stroke
             ax.annotate(text, (k, g), xytext=(0, lift if g >= 0 else -lift), textcoords="offset points",
                         ha="center", va="bottom" if g >= 0 else "top")
         ax.set_ylim(min(0.0, gains.min()) - 0.25 * span, max(0.0, gains.max()) + 0.25 * span)
