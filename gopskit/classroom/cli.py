@@ -147,8 +147,9 @@ def _status(args) -> int:
         wins = f"{wins_text(row['wins'])} {'win' if 0 < row['wins'] <= 1 else 'wins'}"
         print(f"  {row['place']}. {row['name']}: {wins} in {counted(row['games'], 'game')}, "
               f"{row['points_per_game']:.1f} points per game")
-    if shared_wins_note(overview.leaderboard):  # equal records share a place (1, 1, 3); a shared win is a share
-        print(f"  ({shared_wins_note(overview.leaderboard)})")
+    note = shared_wins_note(overview.leaderboard)  # equal records share a place (1, 1, 3); a shared win is a share
+    if note:
+        print(f"  ({note})")
     return 0
 
 
