@@ -209,14 +209,14 @@ def check_interval(interval):
         return wrong(E4, f"your half-width {half:.3f} is a little too narrow: it uses {t_n:.3f}, that is Student's t "
                          f"for n degrees of freedom ({n}); use n - 1 = {n - 1} ({t:.3f}), because the mean of the "
                          "gaps uses one up", "stats.t.ppf(0.975, len(gaps) - 1)")
-    if near(t * sd_n / n ** 0.5):
+    if near(slips["ddof"]):
         return wrong(E4, f"your half-width {half:.2f} is a little too narrow: {ddof}",
                      "np.std(gaps, ddof=1)")
-    if near(1.96 * sd / n ** 0.5):
+    if near(slips["1.96"]):
         return wrong(E4, f"your half-width {half:.2f} uses 1.96, the normal value, which holds for many deals; with "
                          f"only {n} deals the mean wanders more, and Student's t for {n - 1} degrees of freedom is "
                          f"{t:.2f}", "stats.t.ppf(0.975, len(gaps) - 1)")
-    if near(1.96 * sd_n / n ** 0.5):
+    if near(slips["1.96 and ddof"]):
         return wrong(E4, f"your half-width {half:.2f} is too narrow, for two reasons: it uses 1.96 instead of Student's "
                          f"t for {n - 1} degrees of freedom ({t:.2f}), and {ddof}",
                      "stats.t.ppf(0.975, len(gaps) - 1) and np.std(gaps, ddof=1)")
