@@ -238,29 +238,22 @@ class EquilibriumBot(Agent):
     def estimated_turns(self, rules) -> list[int] | None:
         """The turns (1 = the first) whose bids this bot estimates under ``rules``; None if it cannot play them.
 
-        Nothing is solved or waited for: it asks what :meth:`act` would
-        play from at each hand size, as :meth:`exact_solution` and the
-        endgame rule decide (a deck of up to ``exact_up_to`` cards is
-        solved on first use, so none of its turns is estimated).
+        Nothing is solved or waited for: at each hand size it asks
+        :meth:`exact_solution` (which, beyond ``exact_up_to`` cards, only
+        looks for a stored solution or the shipped book) and the endgame
+        rule, as :meth:`act` does; a deck of up to ``exact_up_to`` cards is
+        solved on first use, so none of its turns is estimated.
         """
         if not self.supports(rules):
             return None
         n = rules.num_cards
         if n <= self.exact_up_to_for(rules.ties):
             return []
-        from ..solvers.storage import find_solution
-
-        full = self.use_stored and find_solution(n, self.objective, rules.ties) is not None
-        book = None
-        if self.use_stored and not full:
-            from ..solvers.opening import shipped_opening
-
-            book = shipped_opening(n, self.objective, rules.ties)
         estimated = []
         for turn in range(1, n + 1):
             hand = n - turn + 1
             endgame = hand <= self.endgame_cards_for(rules.ties) and (self.objective == "points" or hand <= WIN_ENDGAME_CARDS)
-            if not (full or (book is not None and book.plays(hand)) or endgame):
+            if not endgame and self.exact_solution(n, rules.ties, hand)[0] is None:  # beyond exact_up_to: no solving
                 estimated.append(turn)
         return estimated
 
